@@ -1,0 +1,285 @@
+//! `errata index`: find every error site under each path and store the records.
+
+use std::collections::{BTreeMap, HashSet};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use errata_extract::{Event, Options, Provenance, Skip};
+use errata_store::{FileUpdate, WriteSummary};
+
+use crate::{db, now, Failure, Global};
+
+#[derive(Debug, clap::Args)]
+pub(crate) struct IndexArgs {
+    /// Folders or files to index (default: the current folder).
+    paths: Vec<PathBuf>,
+    /// The repository as owner/name, for a tree that is not a git checkout (or to override it).
+    #[arg(long, value_name = "OWNER/NAME")]
+    repo: Option<String>,
+    /// The full commit SHA the files are from.
+    #[arg(long, value_name = "SHA")]
+    commit: Option<String>,
+    /// Read test files too.
+    #[arg(long)]
+    include_tests: bool,
+    /// Skip nothing but binary and unreadable files.
+    #[arg(long)]
+    all: bool,
+    /// Worker threads (default: one per core).
+    #[arg(long, short = 'j', value_name = "N", default_value_t = 0)]
+    jobs: usize,
+    /// Skip files larger than this many bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = 4 * 1024 * 1024)]
+    max_file_size: u64,
+}
+
+/// Files per transaction.
+const BATCH: usize = 256;
+
+#[derive(Default)]
+struct Tally {
+    files: u64,
+    bytes: u64,
+    parsed: u64,
+    parse_errors: Vec<String>,
+    skipped: BTreeMap<Skip, u64>,
+    skipped_examples: Vec<(String, Skip, Option<String>)>,
+    written: WriteSummary,
+    removed: usize,
+}
+
+pub(crate) fn run(g: &Global, args: IndexArgs) -> Result<()> {
+    if let Some(c) = &args.commit {
+        if c.len() != 40 || !c.chars().all(|c| c.is_ascii_hexdigit()) {
+            return Err(Failure::Usage(format!(
+                "--commit {c} is not a full commit SHA: give all 40 hex digits (git rev-parse HEAD)"
+            ))
+            .into());
+        }
+    }
+    if let Some(r) = &args.repo {
+        if r.trim().is_empty() || r.starts_with('/') || r.ends_with('/') {
+            return Err(Failure::Usage(format!("--repo {r:?} should be OWNER/NAME")).into());
+        }
+    }
+    let paths = if args.paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        args.paths.clone()
+    };
+    for p in &paths {
+        if !p.exists() {
+            return Err(Failure::Usage(format!(
+                "{} does not exist: give a folder or file to index",
+                p.display()
+            ))
+            .into());
+        }
+    }
+    let mut store = db::for_writing(g)?;
+    let options = Options {
+        include_tests: args.include_tests,
+        all: args.all,
+        jobs: args.jobs,
+        max_file_size: args.max_file_size,
+    };
+    let started = Instant::now();
+    let mut tally = Tally::default();
+    let mut repos = Vec::new();
+    for path in &paths {
+        let prov = Provenance::discover(path, args.repo.as_deref(), args.commit.as_deref());
+        index_one(&mut store, path, &prov, &options, &mut tally)?;
+        repos.push(prov.repo);
+    }
+    report(g, &store, &tally, &repos, started.elapsed())
+}
+
+fn index_one(
+    store: &mut errata_store::Store,
+    path: &std::path::Path,
+    prov: &Provenance,
+    options: &Options,
+    tally: &mut Tally,
+) -> Result<()> {
+    let known = store.known_files(&prov.repo)?;
+    let analyzed_at = now();
+    let (tx, rx) = crossbeam_channel::bounded::<Event>(1024);
+    let bar = progress_bar();
+    let permalink = |f: &str, s: u32, e: u32| prov.permalink(f, s, e);
+    let mut seen: HashSet<String> = HashSet::new();
+    std::thread::scope(|scope| -> Result<()> {
+        let known = &known;
+        let analyzed_at = analyzed_at.as_str();
+        scope.spawn(move || {
+            let sink = move |e: Event| {
+                let _ = tx.send(e);
+            };
+            errata_extract::index(path, prov, options, known, analyzed_at, &sink);
+        });
+        let mut batch: Vec<FileUpdate> = Vec::with_capacity(BATCH);
+        let mut last_flush = Instant::now();
+        for event in rx.iter() {
+            match event {
+                Event::File(f) => {
+                    tally.files += 1;
+                    tally.bytes += f.bytes;
+                    if f.records.is_some() {
+                        tally.parsed += 1;
+                    }
+                    if f.parse_errors {
+                        tally.parse_errors.push(f.path.clone());
+                    }
+                    bar.inc(1);
+                    bar.set_message(f.path.clone());
+                    seen.insert(f.path.clone());
+                    batch.push(FileUpdate {
+                        repo: prov.repo.clone(),
+                        path: f.path,
+                        lang: f.lang.name().to_owned(),
+                        hash: f.hash,
+                        bytes: f.bytes,
+                        records: f.records,
+                    });
+                }
+                Event::Skipped {
+                    path,
+                    reason,
+                    detail,
+                } => {
+                    *tally.skipped.entry(reason).or_default() += 1;
+                    if !matches!(reason, Skip::Test | Skip::Vendored)
+                        && tally.skipped_examples.len() < 20
+                    {
+                        tally.skipped_examples.push((path, reason, detail));
+                    }
+                }
+            }
+            if batch.len() >= BATCH
+                || (last_flush.elapsed() > Duration::from_secs(2) && !batch.is_empty())
+            {
+                tally.written +=
+                    store.write_batch(&batch, prov.sha.as_deref(), &permalink, &now())?;
+                batch.clear();
+                last_flush = Instant::now();
+            }
+        }
+        if !batch.is_empty() {
+            tally.written += store.write_batch(&batch, prov.sha.as_deref(), &permalink, &now())?;
+        }
+        Ok(())
+    })?;
+    bar.finish_and_clear();
+    let root = prov
+        .root
+        .canonicalize()
+        .unwrap_or_else(|_| prov.root.clone());
+    let abs = path
+        .canonicalize()
+        .with_context(|| format!("reading {}", path.display()))?;
+    let prefix = abs
+        .strip_prefix(&root)
+        .map(|p| p.to_string_lossy().replace('\\', "/"))
+        .unwrap_or_default();
+    tally.removed += store.remove_missing(&prov.repo, &prefix, &seen)?;
+    Ok(())
+}
+
+fn progress_bar() -> indicatif::ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new_spinner();
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{spinner} {pos} files  {elapsed}  {wide_msg}")
+            .expect("the template is valid"),
+    );
+    bar.enable_steady_tick(Duration::from_millis(120));
+    bar
+}
+
+fn report(
+    g: &Global,
+    store: &errata_store::Store,
+    t: &Tally,
+    repos: &[String],
+    elapsed: Duration,
+) -> Result<()> {
+    let stats = store.stats()?;
+    if g.json {
+        let skipped: serde_json::Map<String, serde_json::Value> = t
+            .skipped
+            .iter()
+            .map(|(k, v)| (k.as_str().to_owned(), (*v).into()))
+            .collect();
+        let out = serde_json::json!({
+            "repos": repos,
+            "filesRead": t.files,
+            "filesParsed": t.parsed,
+            "bytes": t.bytes,
+            "skipped": skipped,
+            "parseErrors": t.parse_errors.len(),
+            "recordsAdded": t.written.added,
+            "recordsChanged": t.written.changed,
+            "recordsUnchanged": t.written.unchanged,
+            "recordsRemoved": t.written.removed + t.removed,
+            "records": stats.records,
+            "byLang": stats.by_lang.iter().map(|(k, v)| (k.clone(), *v)).collect::<BTreeMap<_,_>>(),
+            "byType": stats.by_type.iter().map(|(k, v)| (k.clone(), *v)).collect::<BTreeMap<_,_>>(),
+            "seconds": elapsed.as_secs_f64(),
+        });
+        println!("{out}");
+        return Ok(());
+    }
+    for (path, reason, detail) in &t.skipped_examples {
+        match detail {
+            Some(d) => eprintln!("skipped {path}: {} ({d})", reason.as_str()),
+            None => eprintln!("skipped {path}: {}", reason.as_str()),
+        }
+    }
+    let mb = t.bytes as f64 / 1e6;
+    eprintln!(
+        "read {} files ({mb:.1} MB), parsed {} (the rest unchanged) in {:.2}s",
+        t.files,
+        t.parsed,
+        elapsed.as_secs_f64()
+    );
+    if !t.skipped.is_empty() {
+        let parts: Vec<String> = t
+            .skipped
+            .iter()
+            .map(|(k, v)| format!("{v} {}", k.as_str()))
+            .collect();
+        eprintln!("skipped: {}", parts.join(", "));
+    }
+    if !t.parse_errors.is_empty() {
+        eprintln!(
+            "{} files had syntax errors; their records come from the parts that parsed (first: {})",
+            t.parse_errors.len(),
+            t.parse_errors[0]
+        );
+    }
+    eprintln!(
+        "records: {} added, {} changed, {} unchanged, {} removed",
+        t.written.added,
+        t.written.changed,
+        t.written.unchanged,
+        t.written.removed + t.removed
+    );
+    let by = |v: &[(String, u64)]| {
+        v.iter()
+            .map(|(k, n)| format!("{k} {n}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    eprintln!(
+        "store {}: {} records in {} files; by language: {}; by type: {}",
+        store.path().display(),
+        stats.records,
+        stats.files,
+        by(&stats.by_lang),
+        by(&stats.by_type)
+    );
+    Ok(())
+}

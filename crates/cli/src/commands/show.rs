@@ -1,0 +1,88 @@
+//! `errata show ID|SLUG`: one record, in full.
+
+use anyhow::Result;
+use errata_model::Record;
+
+use crate::{db, Failure, Global};
+
+#[derive(Debug, clap::Args)]
+pub(crate) struct ShowArgs {
+    /// A record id (16 hex digits) or slug.
+    key: String,
+}
+
+pub(crate) fn run(g: &Global, args: ShowArgs) -> Result<()> {
+    let store = db::for_reading(g)?;
+    let records = store.find(&args.key)?;
+    if records.is_empty() {
+        return Err(Failure::NotFound(format!(
+            "no record has the id or slug {:?}; `errata list` shows what is stored",
+            args.key
+        ))
+        .into());
+    }
+    for (i, r) in records.iter().enumerate() {
+        if g.json {
+            println!("{}", serde_json::to_string(r)?);
+        } else {
+            if i > 0 {
+                println!();
+            }
+            print_record(r);
+        }
+    }
+    Ok(())
+}
+
+fn print_record(r: &Record) {
+    println!("{}  {}", r.id, r.slug);
+    println!("message:  {}", r.error_message);
+    println!("pattern:  {}", r.message_pattern);
+    let mut kind = format!("{} ({})", r.error_type.as_str(), r.severity.as_str());
+    if let Some(c) = &r.error_class {
+        kind.push_str(&format!("  class {c}"));
+    }
+    if let Some(c) = &r.error_code {
+        kind.push_str(&format!("  code {c}"));
+    }
+    if let Some(s) = r.http_status {
+        kind.push_str(&format!("  HTTP {s}"));
+    }
+    println!("kind:     {kind}");
+    println!("where:    {} {}:{}", r.repo, r.file_path, r.line_number);
+    if let Some(u) = &r.github_url {
+        println!("link:     {u}");
+    }
+    println!();
+    let width = r.source_code_end.to_string().len();
+    for (i, line) in r.source_code.split('\n').enumerate() {
+        let n = r.source_code_start + i as u32;
+        let mark = if n == r.line_number { '>' } else { ' ' };
+        println!("{mark}{n:>width$} | {line}");
+    }
+    println!();
+    println!("{}", r.documentation);
+    println!();
+    println!("When: {}", r.trigger_scenarios);
+    println!("Solutions:");
+    for s in &r.solutions {
+        println!("  - {s}");
+    }
+    println!("Recognise it:\n{}", indent(&r.type_guard));
+    println!(
+        "Handle it ({}):\n{}",
+        serde_json::to_value(r.handling_strategy)
+            .unwrap_or_default()
+            .as_str()
+            .unwrap_or(""),
+        indent(&r.try_catch_pattern)
+    );
+    println!("tags: {}", r.tags.join(", "));
+}
+
+fn indent(s: &str) -> String {
+    s.lines()
+        .map(|l| format!("    {l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}

@@ -1,0 +1,4 @@
+//! errata's integration tests: the binary run as a user runs it.
+
+mod golden;
+mod util;

@@ -1,0 +1,413 @@
+//! TypeScript and JavaScript: `throw`, `Promise.reject`, errors handed to callbacks, HTTP
+//! responses of Express, Fastify and Hono, and error-level logging.
+
+use errata_model::{http_status_from_name, is_http_status, ErrorType, Severity, Template};
+use tree_sitter::Node;
+
+use super::{first_named, is_logger, last_segment, log_severity, named_children, Cx, Found, Rules};
+use crate::text::{compact, strip_quotes, unescape};
+
+pub(crate) struct Js;
+
+/// How many times a message is followed through locals before giving up.
+const MAX_FOLLOW: u8 = 3;
+
+/// What an expression that builds an error carries.
+struct ErrorValue<'t> {
+    class: Option<String>,
+    template: Template,
+    code: Option<String>,
+    status: Option<u16>,
+    consumed: Vec<Node<'t>>,
+}
+
+impl Rules for Js {
+    fn site<'t>(&self, node: Node<'t>, cx: &Cx<'_>) -> Option<Found<'t>> {
+        match node.kind() {
+            "throw_statement" => {
+                let expr = first_named(node)?;
+                let v = match self.error_value(expr, cx, 0) {
+                    Some(v) => v,
+                    // `throw "message"` and `` throw `message ${x}` ``.
+                    None => ErrorValue {
+                        class: None,
+                        template: self.literal_template(expr, cx)?,
+                        code: None,
+                        status: None,
+                        consumed: Vec::new(),
+                    },
+                };
+                Some(self.found(node, v, ErrorType::Exception))
+            }
+            "call_expression" => self.call_site(node, cx),
+            "new_expression" => {
+                // An error built and handed on rather than thrown: `reject(new Error(..))`,
+                // `callback(new Error(..))`, `next(new HttpError(404, ..))`, `return new Error(..)`.
+                let parent = node.parent()?;
+                if !matches!(
+                    parent.kind(),
+                    "arguments" | "return_statement" | "arrow_function"
+                ) {
+                    return None;
+                }
+                let ctor = cx.text(node.child_by_field_name("constructor")?);
+                let last = last_segment(ctor);
+                if !(last.ends_with("Error") || last.ends_with("Exception")) {
+                    return None;
+                }
+                let v = self.error_value(node, cx, 0)?;
+                Some(self.found(node, v, ErrorType::Exception))
+            }
+            _ => None,
+        }
+    }
+
+    fn is_function(&self, kind: &str) -> bool {
+        matches!(
+            kind,
+            "function_declaration"
+                | "function_expression"
+                | "function"
+                | "arrow_function"
+                | "method_definition"
+                | "generator_function_declaration"
+                | "generator_function"
+        )
+    }
+
+    fn assigned_value<'t>(&self, stmt: Node<'t>, name: &str, cx: &Cx<'_>) -> Option<Node<'t>> {
+        match stmt.kind() {
+            "lexical_declaration" | "variable_declaration" => {
+                named_children(stmt).into_iter().find_map(|d| {
+                    (d.kind() == "variable_declarator"
+                        && cx.text(d.child_by_field_name("name")?) == name)
+                        .then(|| d.child_by_field_name("value"))
+                        .flatten()
+                })
+            }
+            "expression_statement" => {
+                let e = first_named(stmt)?;
+                (e.kind() == "assignment_expression"
+                    && cx.text(e.child_by_field_name("left")?) == name)
+                    .then(|| e.child_by_field_name("right"))
+                    .flatten()
+            }
+            _ => None,
+        }
+    }
+}
+
+impl Js {
+    fn found<'t>(&self, at: Node<'t>, v: ErrorValue<'t>, ty: ErrorType) -> Found<'t> {
+        let ty = if v.status.is_some() {
+            ErrorType::Http
+        } else {
+            ty
+        };
+        let mut f = Found::new(at, v.template, ty)
+            .class(v.class)
+            .code(v.code)
+            .status(v.status);
+        for n in v.consumed {
+            f = f.consume(n);
+        }
+        f
+    }
+
+    /// An expression that evaluates to an error with a message of its own.
+    fn error_value<'t>(&self, expr: Node<'t>, cx: &Cx<'_>, depth: u8) -> Option<ErrorValue<'t>> {
+        let expr = unwrap(expr);
+        match expr.kind() {
+            "new_expression" => {
+                let ctor = cx.text(expr.child_by_field_name("constructor")?);
+                let args = expr.child_by_field_name("arguments");
+                let mut v = self.args_value(args, cx)?;
+                if last_segment(ctor).starts_with("ERR_") {
+                    v.code.get_or_insert_with(|| last_segment(ctor).to_owned());
+                }
+                v.class = (ctor != "Error").then(|| ctor.to_owned());
+                v.consumed.push(expr);
+                Some(v)
+            }
+            "call_expression" => {
+                let func = expr.child_by_field_name("function")?;
+                let fname = cx.text(func);
+                let args = expr.child_by_field_name("arguments");
+                if fname == "Object.assign" {
+                    let args = named_children(args?);
+                    let mut v = self.error_value(*args.first()?, cx, depth)?;
+                    for extra in &args[1..] {
+                        if extra.kind() == "object" {
+                            let (_, code, status) = self.object_props(*extra, cx);
+                            v.code = v.code.or(code);
+                            v.status = v.status.or(status);
+                        }
+                    }
+                    v.consumed.push(expr);
+                    return Some(v);
+                }
+                if fname.starts_with("Promise.") || matches!(func.kind(), "call_expression") {
+                    return None;
+                }
+                // A factory: `createError(404, msg)`, `this.usageError(msg)`, `TypeError(msg)`.
+                let mut v = self.args_value(args, cx)?;
+                let last = last_segment(fname);
+                let is_class = last.starts_with(|c: char| c.is_ascii_uppercase())
+                    && (last.ends_with("Error") || last.ends_with("Exception"));
+                v.class = (is_class && last != "Error").then(|| fname.to_owned());
+                if last.starts_with("ERR_") {
+                    v.code.get_or_insert_with(|| last.to_owned());
+                }
+                v.consumed.push(expr);
+                Some(v)
+            }
+            "identifier" if depth < MAX_FOLLOW => {
+                let value = self.local_value(expr, cx.text(expr), cx)?;
+                self.error_value(value, cx, depth + 1)
+            }
+            _ => None,
+        }
+    }
+
+    /// The message, status and code among a constructor's or factory's arguments.
+    fn args_value<'t>(&self, args: Option<Node<'t>>, cx: &Cx<'_>) -> Option<ErrorValue<'t>> {
+        let mut template = None;
+        let mut status = None;
+        let mut code = None;
+        for arg in named_children(args?) {
+            let arg = unwrap(arg);
+            match arg.kind() {
+                "number" => status = status.or_else(|| parse_status(cx.text(arg))),
+                "member_expression" if status.is_none() => {
+                    let t = cx.text(arg);
+                    if t.to_ascii_lowercase().contains("status") {
+                        status = http_status_from_name(t);
+                    }
+                }
+                "object" => {
+                    let (m, c, s) = self.object_props(arg, cx);
+                    if template.is_none() {
+                        template = m;
+                    }
+                    code = code.or(c);
+                    status = status.or(s);
+                }
+                _ if template.is_none() => template = self.message(arg, cx, 0),
+                _ => {}
+            }
+        }
+        Some(ErrorValue {
+            class: None,
+            template: template?,
+            code,
+            status,
+            consumed: Vec::new(),
+        })
+    }
+
+    /// `message`/`error`/`detail`, `code` and `status` of an object literal.
+    fn object_props(
+        &self,
+        obj: Node<'_>,
+        cx: &Cx<'_>,
+    ) -> (Option<Template>, Option<String>, Option<u16>) {
+        let (mut msg, mut code, mut status) = (None, None, None);
+        for pair in named_children(obj) {
+            if pair.kind() != "pair" {
+                continue;
+            }
+            let (Some(k), Some(v)) = (
+                pair.child_by_field_name("key"),
+                pair.child_by_field_name("value"),
+            ) else {
+                continue;
+            };
+            let key = strip_quotes(cx.text(k));
+            let v = unwrap(v);
+            match key {
+                "message" | "error" | "detail" | "msg" | "reason" | "description" | "title"
+                    if msg.is_none() =>
+                {
+                    msg = if v.kind() == "object" {
+                        self.object_props(v, cx).0
+                    } else {
+                        self.message(v, cx, 0)
+                    };
+                }
+                "code" | "errno" | "errorCode" if code.is_none() => {
+                    if matches!(v.kind(), "string" | "number") {
+                        code = Some(unescape(strip_quotes(cx.text(v))));
+                    }
+                }
+                "status" | "statusCode" | "httpStatus" if status.is_none() => {
+                    status = parse_status(cx.text(v)).or_else(|| http_status_from_name(cx.text(v)));
+                }
+                _ => {}
+            }
+        }
+        (msg, code, status)
+    }
+
+    /// A string literal or template, ignoring concatenation and locals.
+    fn literal_template(&self, node: Node<'_>, cx: &Cx<'_>) -> Option<Template> {
+        let node = unwrap(node);
+        match node.kind() {
+            "string" => Some(Template::literal(unescape(strip_quotes(cx.text(node))))),
+            "template_string" => {
+                let mut t = Template::default();
+                let mut c = node.walk();
+                for part in node.children(&mut c) {
+                    match part.kind() {
+                        "string_fragment" => t.push_literal(cx.text(part)),
+                        "escape_sequence" => t.push_literal(&unescape(cx.text(part))),
+                        "template_substitution" => t.push_placeholder(compact(part, cx.src)),
+                        _ => {}
+                    }
+                }
+                Some(t)
+            }
+            _ => None,
+        }
+    }
+
+    /// The message an expression builds: a literal, a template, a concatenation, or a local
+    /// holding one of those.
+    fn message(&self, node: Node<'_>, cx: &Cx<'_>, depth: u8) -> Option<Template> {
+        let node = unwrap(node);
+        match node.kind() {
+            "string" | "template_string" => self.literal_template(node, cx),
+            "binary_expression" => {
+                let op = node.child_by_field_name("operator").map(|o| cx.text(o));
+                if op != Some("+") {
+                    return None;
+                }
+                let left = node.child_by_field_name("left")?;
+                let right = node.child_by_field_name("right")?;
+                let l = self.message(left, cx, depth);
+                let r = self.message(right, cx, depth);
+                if l.is_none() && r.is_none() {
+                    return None;
+                }
+                let mut t = l.unwrap_or_else(|| placeholder(left, cx));
+                t.append(r.unwrap_or_else(|| placeholder(right, cx)));
+                Some(t)
+            }
+            "identifier" if depth < MAX_FOLLOW => {
+                let value = self.local_value(node, cx.text(node), cx)?;
+                self.message(value, cx, depth + 1)
+            }
+            _ => None,
+        }
+    }
+
+    fn call_site<'t>(&self, call: Node<'t>, cx: &Cx<'_>) -> Option<Found<'t>> {
+        let func = call.child_by_field_name("function")?;
+        let args = call.child_by_field_name("arguments");
+        let fname = cx.text(func);
+        if fname == "Promise.reject" {
+            let arg = first_named(args?)?;
+            let v = self.error_value(arg, cx, 0)?;
+            return Some(self.found(call, v, ErrorType::Exception));
+        }
+        if func.kind() != "member_expression" {
+            return None;
+        }
+        let object = func.child_by_field_name("object")?;
+        let method = cx.text(func.child_by_field_name("property")?);
+        let arg_list = args.map(named_children).unwrap_or_default();
+
+        // res.status(404).json({..}), reply.code(500).send(..)
+        if matches!(method, "json" | "send" | "jsonp" | "end") && object.kind() == "call_expression"
+        {
+            if let Some(status) = self.status_call(object, cx) {
+                let template = self.response_message(arg_list.first().copied(), cx)?;
+                return Some(
+                    Found::new(call, template, ErrorType::Http)
+                        .status(Some(status))
+                        .consume(object),
+                );
+            }
+        }
+        // c.json({ error: ".." }, 404)
+        if method == "json" && arg_list.len() >= 2 {
+            if let Some(status) = status_of(arg_list[1], cx).filter(|s| *s >= 400) {
+                let template = self.response_message(arg_list.first().copied(), cx)?;
+                return Some(Found::new(call, template, ErrorType::Http).status(Some(status)));
+            }
+        }
+        // console.error(..), logger.warn(..), this.logger.fatal(..)
+        if let Some(severity) = log_severity(method).filter(|_| is_logger(cx.text(object))) {
+            let template = arg_list
+                .iter()
+                .take(3)
+                .find_map(|a| self.message(*a, cx, 0))?;
+            let severity = if method.eq_ignore_ascii_case("fatal") {
+                Severity::Fatal
+            } else {
+                severity
+            };
+            return Some(Found::new(call, template, ErrorType::Log).severity(severity));
+        }
+        None
+    }
+
+    /// The status of `res.status(404)` / `reply.code(500)`, when it is an error status.
+    fn status_call(&self, call: Node<'_>, cx: &Cx<'_>) -> Option<u16> {
+        let func = call.child_by_field_name("function")?;
+        if func.kind() != "member_expression" {
+            return None;
+        }
+        let m = cx.text(func.child_by_field_name("property")?);
+        if !matches!(m, "status" | "code") {
+            return None;
+        }
+        let arg = first_named(call.child_by_field_name("arguments")?)?;
+        status_of(arg, cx).filter(|s| *s >= 400)
+    }
+
+    fn response_message(&self, body: Option<Node<'_>>, cx: &Cx<'_>) -> Option<Template> {
+        let body = unwrap(body?);
+        if body.kind() == "object" {
+            self.object_props(body, cx).0
+        } else {
+            self.message(body, cx, 0)
+        }
+    }
+}
+
+fn placeholder(node: Node<'_>, cx: &Cx<'_>) -> Template {
+    Template::placeholder(format!("${{{}}}", compact(node, cx.src)))
+}
+
+/// Looks through parentheses, `await`, and TypeScript's `as`, `!` and `satisfies`.
+fn unwrap(mut node: Node<'_>) -> Node<'_> {
+    while matches!(
+        node.kind(),
+        "parenthesized_expression"
+            | "await_expression"
+            | "as_expression"
+            | "non_null_expression"
+            | "satisfies_expression"
+            | "type_assertion"
+    ) {
+        match first_named(node) {
+            Some(inner) => node = inner,
+            None => break,
+        }
+    }
+    node
+}
+
+fn parse_status(text: &str) -> Option<u16> {
+    let n: i64 = text.trim().parse().ok()?;
+    is_http_status(n).then_some(n as u16)
+}
+
+fn status_of(node: Node<'_>, cx: &Cx<'_>) -> Option<u16> {
+    let t = cx.text(node);
+    match node.kind() {
+        "number" => parse_status(t),
+        "member_expression" => http_status_from_name(t),
+        _ => None,
+    }
+}

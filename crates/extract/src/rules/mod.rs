@@ -1,0 +1,313 @@
+//! The error-site rules of each language, and what they share: the walk over a syntax tree,
+//! the statement a site belongs to, and following a name to the local value it was given.
+
+mod go;
+mod java;
+mod js;
+mod python;
+mod rust;
+
+use std::collections::HashSet;
+
+use errata_lang::Lang;
+use errata_model::{ErrorType, Severity, Template};
+use tree_sitter::{Node, Tree};
+
+/// An error site found in one file, before it becomes a record.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Site {
+    /// 1-based line of the raising statement's first line.
+    pub line: u32,
+    pub template: Template,
+    pub error_type: ErrorType,
+    pub class: Option<String>,
+    pub code: Option<String>,
+    pub status: Option<u16>,
+    pub severity: Severity,
+    /// The enclosing function or method, if any.
+    pub function: Option<String>,
+}
+
+/// What a rule says about one node: an error site, with the nodes it used up so that no other
+/// rule reports them again.
+pub(crate) struct Found<'t> {
+    pub(crate) at: Node<'t>,
+    pub(crate) template: Template,
+    pub(crate) error_type: ErrorType,
+    pub(crate) class: Option<String>,
+    pub(crate) code: Option<String>,
+    pub(crate) status: Option<u16>,
+    pub(crate) severity: Severity,
+    pub(crate) consumed: Vec<Node<'t>>,
+}
+
+impl<'t> Found<'t> {
+    pub(crate) fn new(at: Node<'t>, template: Template, error_type: ErrorType) -> Found<'t> {
+        let severity = match error_type {
+            ErrorType::Panic | ErrorType::Exit => Severity::Fatal,
+            _ => Severity::Error,
+        };
+        Found {
+            at,
+            template,
+            error_type,
+            class: None,
+            code: None,
+            status: None,
+            severity,
+            consumed: Vec::new(),
+        }
+    }
+
+    pub(crate) fn class(mut self, class: Option<String>) -> Self {
+        self.class = class;
+        self
+    }
+
+    pub(crate) fn code(mut self, code: Option<String>) -> Self {
+        if code.is_some() {
+            self.code = code;
+        }
+        self
+    }
+
+    pub(crate) fn status(mut self, status: Option<u16>) -> Self {
+        if status.is_some() {
+            self.status = status;
+        }
+        self
+    }
+
+    pub(crate) fn severity(mut self, severity: Severity) -> Self {
+        self.severity = severity;
+        self
+    }
+
+    pub(crate) fn consume(mut self, node: Node<'t>) -> Self {
+        self.consumed.push(node);
+        self
+    }
+}
+
+/// The context every rule reads: the source, and the options of the run.
+pub(crate) struct Cx<'s> {
+    pub(crate) src: &'s str,
+    pub(crate) include_tests: bool,
+}
+
+impl Cx<'_> {
+    pub(crate) fn text(&self, node: Node<'_>) -> &str {
+        crate::text::text(node, self.src)
+    }
+}
+
+/// Finds every error site of a parsed file.
+pub fn find_sites(lang: Lang, tree: &Tree, src: &str, include_tests: bool) -> Vec<Site> {
+    let cx = Cx { src, include_tests };
+    let rules: &dyn Rules = match lang {
+        Lang::TypeScript | Lang::JavaScript => &js::Js,
+        Lang::Python => &python::Python,
+        Lang::Go => &go::Go,
+        Lang::Rust => &rust::Rust,
+        Lang::Java => &java::Java,
+    };
+    let mut consumed: HashSet<usize> = HashSet::new();
+    let mut sites = Vec::new();
+    let mut cursor = tree.walk();
+    loop {
+        let node = cursor.node();
+        let mut descend = true;
+        if rules.skip_subtree(node, &cx) {
+            descend = false;
+        } else if !consumed.contains(&node.id()) {
+            if let Some(found) = rules.site(node, &cx) {
+                consumed.extend(found.consumed.iter().map(|n| n.id()));
+                if !found.template.is_empty() && !found.template.message().trim().is_empty() {
+                    let stmt = rules.statement_of(found.at);
+                    sites.push(Site {
+                        line: stmt.start_position().row as u32 + 1,
+                        template: found.template,
+                        error_type: found.error_type,
+                        class: found.class,
+                        code: found.code,
+                        status: found.status,
+                        severity: found.severity,
+                        function: rules.function_name(found.at, &cx),
+                    });
+                }
+            }
+        }
+        if descend && cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                sites.sort_by_key(|s| s.line);
+                return sites;
+            }
+        }
+    }
+}
+
+/// The rules of one language.
+pub(crate) trait Rules {
+    /// The error site at `node`, if `node` raises or reports one.
+    fn site<'t>(&self, node: Node<'t>, cx: &Cx<'_>) -> Option<Found<'t>>;
+
+    /// Whether nothing under `node` should be reported (test modules, unless tests are wanted).
+    fn skip_subtree(&self, _node: Node<'_>, _cx: &Cx<'_>) -> bool {
+        false
+    }
+
+    /// Whether a node of this kind is a statement, whose first line is a site's line.
+    fn is_statement(&self, kind: &str) -> bool {
+        kind.ends_with("_statement") || kind.ends_with("_declaration")
+    }
+
+    /// Whether a node of this kind is a function, whose body bounds the search for a local.
+    fn is_function(&self, kind: &str) -> bool;
+
+    /// The name of the function `node` is in.
+    fn function_name(&self, node: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+        let mut n = node.parent();
+        while let Some(p) = n {
+            if self.is_function(p.kind()) {
+                if let Some(name) = p.child_by_field_name("name") {
+                    return Some(cx.text(name).to_owned());
+                }
+                // An anonymous function assigned to a name: `const f = () => ...`.
+                if let Some(parent) = p.parent() {
+                    if let Some(name) = parent.child_by_field_name("name") {
+                        return Some(cx.text(name).to_owned());
+                    }
+                }
+            }
+            n = p.parent();
+        }
+        None
+    }
+
+    /// The value `stmt` gives to `name`, if `stmt` declares or assigns it.
+    fn assigned_value<'t>(&self, stmt: Node<'t>, name: &str, cx: &Cx<'_>) -> Option<Node<'t>>;
+
+    /// The statement a site at `node` belongs to.
+    fn statement_of<'t>(&self, node: Node<'t>) -> Node<'t> {
+        let mut n = node;
+        loop {
+            if self.is_statement(n.kind()) {
+                return n;
+            }
+            match n.parent() {
+                Some(p) if !self.is_function(p.kind()) => n = p,
+                _ => return n,
+            }
+        }
+    }
+
+    /// The value last given to the local `name` before `use_site`, within the enclosing function
+    /// and at most [`LOCAL_REACH`] lines above it.
+    fn local_value<'t>(&self, use_site: Node<'t>, name: &str, cx: &Cx<'_>) -> Option<Node<'t>> {
+        let line = use_site.start_position().row;
+        let mut inner = use_site;
+        while let Some(parent) = inner.parent() {
+            if self.is_function(parent.kind()) {
+                return None;
+            }
+            // Statements of this block that come before the one holding the use, nearest first.
+            let mut sib = inner.prev_named_sibling();
+            while let Some(s) = sib {
+                if line.saturating_sub(s.start_position().row) > LOCAL_REACH {
+                    return None;
+                }
+                if let Some(v) = self.assigned_value(s, name, cx) {
+                    return Some(v);
+                }
+                sib = s.prev_named_sibling();
+            }
+            inner = parent;
+        }
+        None
+    }
+}
+
+/// How many lines above a raise a message built in a local is followed.
+pub(crate) const LOCAL_REACH: usize = 30;
+
+/// The first named child, skipping comments.
+pub(crate) fn first_named(node: Node<'_>) -> Option<Node<'_>> {
+    let mut c = node.walk();
+    let found = node
+        .named_children(&mut c)
+        .find(|n| !n.kind().contains("comment"));
+    found
+}
+
+/// The named children, skipping comments.
+pub(crate) fn named_children(node: Node<'_>) -> Vec<Node<'_>> {
+    let mut c = node.walk();
+    node.named_children(&mut c)
+        .filter(|n| !n.kind().contains("comment"))
+        .collect()
+}
+
+/// The last segment of a dotted or path name: `errors.New` -> `New`, `a::b::c` -> `c`.
+pub(crate) fn last_segment(name: &str) -> &str {
+    name.rsplit(['.', ':']).next().unwrap_or(name)
+}
+
+/// Whether a receiver looks like a logger: `log`, `logger`, `LOG`, `this.logger`, `ctx.log`.
+pub(crate) fn is_logger(receiver: &str) -> bool {
+    let last = last_segment(receiver)
+        .trim_start_matches('_')
+        .to_ascii_lowercase();
+    matches!(
+        last.as_str(),
+        "log"
+            | "logger"
+            | "logging"
+            | "console"
+            | "slog"
+            | "klog"
+            | "glog"
+            | "zap"
+            | "sugar"
+            | "logrus"
+            | "tracing"
+            | "log4j"
+            | "syslog"
+    ) || last.ends_with("logger")
+        || last.ends_with("_log")
+}
+
+/// The severity of a logging method, if it logs at warning level or above.
+pub(crate) fn log_severity(method: &str) -> Option<Severity> {
+    let m = method.to_ascii_lowercase();
+    let m = m.trim_end_matches(['f', 'w']).trim_end_matches("ln");
+    match m {
+        "error" | "err" | "exception" | "critical" | "crit" | "severe" | "alert" | "emerg" => {
+            Some(Severity::Error)
+        }
+        "warn" | "warning" => Some(Severity::Warning),
+        "fatal" | "panic" | "dpanic" => Some(Severity::Fatal),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_methods() {
+        assert_eq!(log_severity("Errorf"), Some(Severity::Error));
+        assert_eq!(log_severity("warn"), Some(Severity::Warning));
+        assert_eq!(log_severity("Fatalln"), Some(Severity::Fatal));
+        assert_eq!(log_severity("info"), None);
+        assert!(is_logger("this.logger"));
+        assert!(is_logger("LOG"));
+        assert!(!is_logger("catalog"));
+    }
+}

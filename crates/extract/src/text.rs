@@ -1,0 +1,276 @@
+//! Turning string literals and format strings into message templates.
+
+use errata_model::Template;
+use tree_sitter::Node;
+
+/// The source text of a node.
+pub(crate) fn text<'a>(node: Node<'_>, src: &'a str) -> &'a str {
+    &src[node.byte_range()]
+}
+
+/// The source text of an expression used as a placeholder, whitespace runs collapsed so that a
+/// multi-line expression stays on one line.
+pub(crate) fn compact(node: Node<'_>, src: &str) -> String {
+    let mut out = String::new();
+    for word in text(node, src).split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+/// Resolves the escapes of a C-family string body (JS, Java, Go, Rust, Python): `\n`, `\t`,
+/// `\xHH`, `\uHHHH`, `\u{H..}`, `\UHHHHHHHH`, octal, and line continuations. An unknown escape
+/// keeps its character.
+pub(crate) fn unescape(body: &str) -> String {
+    if !body.contains('\\') {
+        return body.to_owned();
+    }
+    let mut out = String::with_capacity(body.len());
+    let mut chars = body.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let Some(e) = chars.next() else {
+            out.push('\\');
+            break;
+        };
+        match e {
+            'n' => out.push('\n'),
+            't' => out.push('\t'),
+            'r' => out.push('\r'),
+            'b' => out.push('\u{8}'),
+            'f' => out.push('\u{c}'),
+            'v' => out.push('\u{b}'),
+            'a' => out.push('\u{7}'),
+            '\n' => {
+                // A line continuation; Rust also skips the next line's indentation.
+                while chars.peek().is_some_and(|c| *c == ' ' || *c == '\t') {
+                    chars.next();
+                }
+            }
+            '\r' => {
+                if chars.peek() == Some(&'\n') {
+                    chars.next();
+                }
+            }
+            'x' => push_hex(&mut out, &mut chars, 2),
+            'u' if chars.peek() == Some(&'{') => {
+                chars.next();
+                let hex: String = chars.by_ref().take_while(|c| *c != '}').collect();
+                push_code(&mut out, u32::from_str_radix(&hex, 16).ok());
+            }
+            'u' => push_hex(&mut out, &mut chars, 4),
+            'U' => push_hex(&mut out, &mut chars, 8),
+            '0'..='7' => {
+                let mut v = e.to_digit(8).unwrap_or(0);
+                for _ in 0..2 {
+                    match chars.peek().and_then(|c| c.to_digit(8)) {
+                        Some(d) => {
+                            v = v * 8 + d;
+                            chars.next();
+                        }
+                        None => break,
+                    }
+                }
+                push_code(&mut out, Some(v));
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+fn push_hex(out: &mut String, chars: &mut std::iter::Peekable<std::str::Chars<'_>>, n: usize) {
+    let mut hex = String::new();
+    for _ in 0..n {
+        match chars.peek() {
+            Some(c) if c.is_ascii_hexdigit() => {
+                hex.push(*c);
+                chars.next();
+            }
+            _ => break,
+        }
+    }
+    push_code(out, u32::from_str_radix(&hex, 16).ok());
+}
+
+fn push_code(out: &mut String, code: Option<u32>) {
+    out.push(code.and_then(char::from_u32).unwrap_or('\u{fffd}'));
+}
+
+/// The body of a quoted literal: the text between the first and the last quote character,
+/// whatever prefix (`r#`, `b`, `f`) or quote style (`"`, `'`, `` ` ``, `"""`) it has.
+pub(crate) fn strip_quotes(lit: &str) -> &str {
+    let start = lit.find(['"', '\'', '`']);
+    let end = lit.rfind(['"', '\'', '`']);
+    match (start, end) {
+        (Some(s), Some(e)) if e > s => {
+            // Triple quotes (Python, Java text blocks).
+            let triple = lit[s..s + 1].repeat(3);
+            if e - s >= 5 && lit[s..].starts_with(&triple) && lit[..=e].ends_with(&triple) {
+                &lit[s + 3..e - 2]
+            } else {
+                &lit[s + 1..e]
+            }
+        }
+        _ => lit,
+    }
+}
+
+/// Parses printf-style placeholders (`%s`, `%5.2f`, `%-10v`, `%[1]d`, `%(name)s`, `%w`);
+/// `%%` is a literal percent sign. An incomplete directive stays literal text.
+pub(crate) fn printf_template(s: &str) -> Template {
+    let mut t = Template::default();
+    let bytes = s.as_bytes();
+    let mut lit_start = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'%' {
+            i += 1;
+            continue;
+        }
+        if bytes.get(i + 1) == Some(&b'%') {
+            t.push_literal(&s[lit_start..i + 1]);
+            i += 2;
+            lit_start = i;
+            continue;
+        }
+        match printf_directive_len(&bytes[i..]) {
+            Some(n) => {
+                t.push_literal(&s[lit_start..i]);
+                t.push_placeholder(&s[i..i + n]);
+                i += n;
+                lit_start = i;
+            }
+            None => i += 1,
+        }
+    }
+    t.push_literal(&s[lit_start..]);
+    t
+}
+
+fn printf_directive_len(b: &[u8]) -> Option<usize> {
+    let mut i = 1;
+    if b.get(i) == Some(&b'(') {
+        let close = b[i..].iter().position(|&c| c == b')')?;
+        i += close + 1;
+    }
+    while b
+        .get(i)
+        .is_some_and(|c| matches!(c, b'-' | b'+' | b' ' | b'#' | b'0' | b'\''))
+    {
+        i += 1;
+    }
+    if b.get(i) == Some(&b'[') {
+        let close = b[i..].iter().position(|&c| c == b']')?;
+        i += close + 1;
+    }
+    while b.get(i).is_some_and(|c| c.is_ascii_digit() || *c == b'*') {
+        i += 1;
+    }
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        while b.get(i).is_some_and(|c| c.is_ascii_digit() || *c == b'*') {
+            i += 1;
+        }
+    }
+    while b
+        .get(i)
+        .is_some_and(|c| matches!(c, b'h' | b'l' | b'L' | b'q' | b'j' | b'z' | b't'))
+    {
+        i += 1;
+    }
+    let conv = *b.get(i)?;
+    if b"sdifFeEgGxXoOcrvwqtTpbaAuUn".contains(&conv) {
+        Some(i + 1)
+    } else {
+        None
+    }
+}
+
+/// Parses brace placeholders (`{}`, `{0}`, `{name}`, `{:?}`, `{name!r:>5}`) as Rust's
+/// `format!`, Python's `str.format`, SLF4J and `MessageFormat` write them; `{{` and `}}` are
+/// literal braces.
+pub(crate) fn brace_template(s: &str) -> Template {
+    let mut t = Template::default();
+    let mut lit = String::new();
+    let mut chars = s.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '{' if chars.peek().map(|p| p.1) == Some('{') => {
+                chars.next();
+                lit.push('{');
+            }
+            '}' if chars.peek().map(|p| p.1) == Some('}') => {
+                chars.next();
+                lit.push('}');
+            }
+            '{' => match s[i..].find('}') {
+                Some(close) if !s[i + 1..i + close].contains('{') => {
+                    t.push_literal(&lit);
+                    lit.clear();
+                    t.push_placeholder(&s[i..=i + close]);
+                    while chars.peek().is_some_and(|p| p.0 <= i + close) {
+                        chars.next();
+                    }
+                }
+                _ => lit.push(c),
+            },
+            _ => lit.push(c),
+        }
+    }
+    t.push_literal(&lit);
+    t
+}
+
+/// Applies brace parsing to the literal parts of a template, keeping its placeholders.
+pub(crate) fn reparse_literals(t: Template, parse: fn(&str) -> Template) -> Template {
+    let mut out = Template::default();
+    for s in t.segments() {
+        match s {
+            errata_model::Segment::Literal(l) => out.append(parse(l)),
+            p => out.push(p.clone()),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unescapes() {
+        assert_eq!(unescape(r#"a\"b\n\x41\u0042\u{43}\101"#), "a\"b\nABCA");
+        assert_eq!(unescape("line\\\n    next"), "linenext");
+    }
+
+    #[test]
+    fn strips_quotes() {
+        assert_eq!(strip_quotes(r#""abc""#), "abc");
+        assert_eq!(strip_quotes(r##"r#"a"b"#"##), r#"a"b"#);
+        assert_eq!(strip_quotes(r#"f"x{y}""#), "x{y}");
+        assert_eq!(strip_quotes(r#""""doc""""#), "doc");
+        assert_eq!(strip_quotes("'it''s'"), "it''s");
+    }
+
+    #[test]
+    fn printf() {
+        let t = printf_template("open %s: %5.2f%% done, %[1]d %(name)r %w");
+        assert_eq!(t.message(), "open %s: %5.2f% done, %[1]d %(name)r %w");
+        assert_eq!(t.segments().len(), 9);
+        assert_eq!(printf_template("100% sure").segments().len(), 1);
+    }
+
+    #[test]
+    fn braces() {
+        let t = brace_template("{{x}} {} {0} {name:?} {");
+        assert_eq!(t.message(), "{x} {} {0} {name:?} {");
+        assert_eq!(t.pattern(), r"\{x\} (.*?) (.*?) (.*?) \{");
+    }
+}

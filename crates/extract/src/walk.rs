@@ -1,0 +1,422 @@
+//! Which files are read, in parallel, and what becomes of each.
+
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use errata_lang::Lang;
+use errata_model::Record;
+use ignore::{WalkBuilder, WalkState};
+use sha2::{Digest, Sha256};
+
+use crate::{build_records, find_sites, Provenance};
+
+/// What the walk reads.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Read test files too (`*_test.go`, `test_*.py`, `tests/`, `*.spec.ts`, ...).
+    pub include_tests: bool,
+    /// Skip nothing but binary and unreadable files: no ignore files, no vendored, minified,
+    /// generated or test filters, no size limit.
+    pub all: bool,
+    /// Worker threads; 0 picks one per core.
+    pub jobs: usize,
+    /// Files larger than this are skipped as too large.
+    pub max_file_size: u64,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            include_tests: false,
+            all: false,
+            jobs: 0,
+            max_file_size: 4 * 1024 * 1024,
+        }
+    }
+}
+
+/// Why a file was not read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Skip {
+    Vendored,
+    Test,
+    Minified,
+    Generated,
+    TooLarge,
+    Binary,
+    NotUtf8,
+    ParseFailed,
+    Unreadable,
+    NotAFile,
+}
+
+impl Skip {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Skip::Vendored => "vendored",
+            Skip::Test => "test files",
+            Skip::Minified => "minified",
+            Skip::Generated => "generated",
+            Skip::TooLarge => "too large",
+            Skip::Binary => "binary",
+            Skip::NotUtf8 => "not UTF-8",
+            Skip::ParseFailed => "parse failed",
+            Skip::Unreadable => "unreadable",
+            Skip::NotAFile => "not a regular file",
+        }
+    }
+}
+
+/// A file that was read.
+#[derive(Debug)]
+pub struct FileIndexed {
+    /// Relative to the repository root, '/' separated.
+    pub path: String,
+    pub lang: Lang,
+    pub bytes: u64,
+    /// SHA-256 of the content, hex.
+    pub hash: String,
+    /// The records of the file; `None` when its hash is the one already known (not parsed).
+    pub records: Option<Vec<Record>>,
+    /// Whether the parse had syntax errors (the records come from the partial tree).
+    pub parse_errors: bool,
+}
+
+/// What happened to one entry of the walk.
+#[derive(Debug)]
+pub enum Event {
+    File(FileIndexed),
+    /// A file of a supported language, or a vendored folder, that was skipped.
+    Skipped {
+        path: String,
+        reason: Skip,
+        detail: Option<String>,
+    },
+}
+
+/// Directory names whose contents are third-party code.
+const VENDORED: &[&str] = &[
+    "node_modules",
+    "vendor",
+    "third_party",
+    "bower_components",
+    "jspm_packages",
+];
+
+/// Walks `path`, reads every file it should, and hands each outcome to `sink`, from worker
+/// threads. `known` maps the repository-relative paths already stored to their content hash:
+/// such a file is not parsed again when its content is the same.
+pub fn index(
+    path: &Path,
+    prov: &Provenance,
+    options: &Options,
+    known: &HashMap<String, String>,
+    analyzed_at: &str,
+    sink: &(dyn Fn(Event) + Sync),
+) {
+    let mut builder = WalkBuilder::new(path);
+    builder
+        .threads(options.jobs)
+        .follow_links(false)
+        .sort_by_file_name(|a, b| a.cmp(b));
+    if options.all {
+        builder.standard_filters(false);
+    } else {
+        builder.require_git(false);
+        builder.filter_entry(|e| {
+            let is_dir = e.file_type().is_some_and(|t| t.is_dir());
+            !(is_dir && e.depth() > 0 && VENDORED.contains(&e.file_name().to_str().unwrap_or("")))
+        });
+    }
+    let root = Arc::new(prov.root.clone());
+    builder.build_parallel().run(|| {
+        let root = Arc::clone(&root);
+        let mut parsers: HashMap<(Lang, bool), tree_sitter::Parser> = HashMap::new();
+        Box::new(move |entry| {
+            let entry = match entry {
+                Ok(e) => e,
+                Err(err) => {
+                    let path = error_path(&err)
+                        .map(|p| rel_path(&root, &p))
+                        .unwrap_or_default();
+                    sink(Event::Skipped {
+                        path,
+                        reason: Skip::Unreadable,
+                        detail: Some(err.to_string()),
+                    });
+                    return WalkState::Continue;
+                }
+            };
+            let Some(ft) = entry.file_type() else {
+                return WalkState::Continue;
+            };
+            if ft.is_dir() {
+                return WalkState::Continue;
+            }
+            let p = entry.path();
+            let Some(lang) = Lang::from_path(p) else {
+                return WalkState::Continue;
+            };
+            let rel = rel_path(&root, p);
+            if !ft.is_file() {
+                sink(Event::Skipped {
+                    path: rel,
+                    reason: Skip::NotAFile,
+                    detail: None,
+                });
+                return WalkState::Continue;
+            }
+            let event = read_one(
+                p,
+                rel,
+                lang,
+                prov,
+                options,
+                known,
+                analyzed_at,
+                &mut parsers,
+            );
+            sink(event);
+            WalkState::Continue
+        })
+    });
+}
+
+#[allow(clippy::too_many_arguments)]
+fn read_one(
+    p: &Path,
+    rel: String,
+    lang: Lang,
+    prov: &Provenance,
+    options: &Options,
+    known: &HashMap<String, String>,
+    analyzed_at: &str,
+    parsers: &mut HashMap<(Lang, bool), tree_sitter::Parser>,
+) -> Event {
+    let skip = |reason, detail: Option<String>| Event::Skipped {
+        path: rel.clone(),
+        reason,
+        detail,
+    };
+    if !options.all && !options.include_tests && is_test_path(&rel) {
+        return skip(Skip::Test, None);
+    }
+    let bytes = match read_capped(
+        p,
+        if options.all {
+            u64::MAX
+        } else {
+            options.max_file_size
+        },
+    ) {
+        Ok(Some(b)) => b,
+        Ok(None) => return skip(Skip::TooLarge, None),
+        Err(e) => return skip(Skip::Unreadable, Some(e.to_string())),
+    };
+    let head = &bytes[..bytes.len().min(8192)];
+    if memchr::memchr(0, head).is_some() {
+        return skip(Skip::Binary, None);
+    }
+    let src = match std::str::from_utf8(&bytes) {
+        Ok(s) => s,
+        Err(e) => {
+            return skip(
+                Skip::NotUtf8,
+                Some(format!("invalid byte at offset {}", e.valid_up_to())),
+            )
+        }
+    };
+    if !options.all {
+        if is_generated(src) {
+            return skip(Skip::Generated, None);
+        }
+        if is_minified(&rel, src) {
+            return skip(Skip::Minified, None);
+        }
+    }
+    let hash = hex(&Sha256::digest(&bytes));
+    let size = bytes.len() as u64;
+    if known.get(&rel) == Some(&hash) {
+        return Event::File(FileIndexed {
+            path: rel,
+            lang,
+            bytes: size,
+            hash,
+            records: None,
+            parse_errors: false,
+        });
+    }
+    let is_tsx = p.extension().is_some_and(|e| e == "tsx");
+    let parser = parsers.entry((lang, is_tsx)).or_insert_with(|| {
+        let mut parser = tree_sitter::Parser::new();
+        parser
+            .set_language(&lang.grammar(p))
+            .expect("grammar versions are pinned to the tree-sitter in use");
+        parser
+    });
+    let Some(tree) = parser.parse(src, None) else {
+        parser.reset();
+        return skip(Skip::ParseFailed, None);
+    };
+    let parse_errors = tree.root_node().has_error();
+    let sites = find_sites(lang, &tree, src, options.include_tests || options.all);
+    let records = build_records(prov, lang, &rel, src, sites, analyzed_at);
+    Event::File(FileIndexed {
+        path: rel,
+        lang,
+        bytes: size,
+        hash,
+        records: Some(records),
+        parse_errors,
+    })
+}
+
+/// Reads a file unless it is larger than `max` bytes (`Ok(None)`).
+fn read_capped(p: &Path, max: u64) -> std::io::Result<Option<Vec<u8>>> {
+    let f = std::fs::File::open(p)?;
+    let len = f.metadata()?.len();
+    if len > max {
+        return Ok(None);
+    }
+    let mut buf = Vec::with_capacity(len as usize + 1);
+    f.take(max.saturating_add(1)).read_to_end(&mut buf)?;
+    if buf.len() as u64 > max {
+        return Ok(None);
+    }
+    Ok(Some(buf))
+}
+
+fn error_path(err: &ignore::Error) -> Option<PathBuf> {
+    match err {
+        ignore::Error::WithPath { path, .. } => Some(path.clone()),
+        ignore::Error::WithDepth { err, .. } => error_path(err),
+        ignore::Error::Loop { child, .. } => Some(child.clone()),
+        _ => None,
+    }
+}
+
+fn rel_path(root: &Path, p: &Path) -> String {
+    let abs = if p.is_absolute() {
+        p.to_path_buf()
+    } else {
+        std::env::current_dir()
+            .map(|d| d.join(p))
+            .unwrap_or_else(|_| p.to_path_buf())
+    };
+    let abs = normalize(&abs);
+    let rel = abs.strip_prefix(root).unwrap_or(&abs);
+    rel.to_string_lossy().replace('\\', "/")
+}
+
+/// Removes `.` and `..` components without touching the file system (symlinks stay as named).
+fn normalize(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Whether a repository-relative path is a test file or lives in a test folder.
+pub fn is_test_path(rel: &str) -> bool {
+    let mut parts = rel.split('/').peekable();
+    while let Some(part) = parts.next() {
+        let is_file = parts.peek().is_none();
+        if !is_file {
+            let d = part.to_ascii_lowercase();
+            if matches!(
+                d.as_str(),
+                "test"
+                    | "tests"
+                    | "__tests__"
+                    | "testdata"
+                    | "testing"
+                    | "__mocks__"
+                    | "spec"
+                    | "e2e"
+            ) || d.ends_with("_test")
+                || d.ends_with("_tests")
+            {
+                return true;
+            }
+            continue;
+        }
+        let stem = part.split('.').next().unwrap_or(part);
+        return part.ends_with("_test.go")
+            || (part.ends_with(".py")
+                && (stem.starts_with("test_") || stem.ends_with("_test") || stem == "conftest"))
+            || part.contains(".test.")
+            || part.contains(".spec.")
+            || (part.ends_with(".java")
+                && (stem.ends_with("Test") || stem.ends_with("Tests") || stem.ends_with("IT")));
+    }
+    false
+}
+
+/// A header that says the file was written by a program.
+fn is_generated(src: &str) -> bool {
+    let mut end = src.len().min(1024);
+    while !src.is_char_boundary(end) {
+        end -= 1;
+    }
+    let head = src[..end].to_ascii_lowercase();
+    (head.contains("code generated") && head.contains("do not edit"))
+        || head.contains("@generated")
+        || head.contains("<auto-generated")
+        || head.contains("this file is automatically generated")
+        || head.contains("this file was automatically generated")
+        || head.contains("autogenerated by")
+        || head.contains("auto-generated by")
+        || head.contains("generated by the protocol buffer compiler")
+}
+
+/// A file whose lines are far longer than people write them.
+fn is_minified(rel: &str, src: &str) -> bool {
+    if rel.contains(".min.") {
+        return true;
+    }
+    if src.len() < 4096 {
+        return false;
+    }
+    let lines = memchr::memchr_iter(b'\n', src.as_bytes()).count() + 1;
+    src.len() / lines > 300
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn test_paths() {
+        assert!(is_test_path("pkg/foo_test.go"));
+        assert!(is_test_path("Lib/test/test_os.py"));
+        assert!(is_test_path("src/a.spec.ts"));
+        assert!(is_test_path("idlelib/idle_test/x.py"));
+        assert!(is_test_path("src/test/java/FooTest.java"));
+        assert!(!is_test_path("src/contest.py"));
+        assert!(!is_test_path("lib/testament.js"));
+        assert!(!is_test_path("unittest/case.py"));
+    }
+
+    #[test]
+    fn minified_and_generated() {
+        assert!(is_minified("a.js", &"x".repeat(10_000)));
+        assert!(!is_minified("a.js", &"let x = 1;\n".repeat(1000)));
+        assert!(is_generated(
+            "// Code generated by protoc-gen-go. DO NOT EDIT.\npackage x"
+        ));
+        assert!(!is_generated("package x\n"));
+    }
+}

@@ -1,0 +1,30 @@
+//! The data errata produces: one [`Record`] per error site, in the shape of schema version 2.
+//!
+//! This crate is a leaf: plain types, no I/O. The extractor builds a [`Template`] from the
+//! message expression it finds in the source, and everything derived from the message (the
+//! `messagePattern` regex, the slug, the id) is computed here, so that every other crate agrees
+//! on them.
+//!
+//! ```
+//! use errata_model::{Segment, Template};
+//!
+//! let t = Template::new(vec![
+//!     Segment::Literal("Invalid user ".into()),
+//!     Segment::Placeholder { source: "{name}".into() },
+//!     Segment::Literal(".".into()),
+//! ]);
+//! assert_eq!(t.message(), "Invalid user {name}.");
+//! assert_eq!(t.pattern(), r"Invalid user (.*?)\.");
+//! assert_eq!(errata_model::slug("Invalid user {name}."), "invalid-user-name");
+//! ```
+
+mod record;
+mod status;
+mod template;
+
+pub use record::{
+    record_id, slug, BackgroundTag, ErrorType, ExportLine, HandlingStrategy, Record, Severity,
+    SCHEMA_VERSION,
+};
+pub use status::{http_status_from_name, is_http_status};
+pub use template::{Segment, Template};

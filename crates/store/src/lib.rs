@@ -1,0 +1,480 @@
+//! errata's knowledge base: an embedded SQLite database of records. This crate is the only one
+//! that writes SQL.
+//!
+//! [`Store::open`] creates or migrates the database. Indexing writes one [`FileUpdate`] per file
+//! read, in batches, each batch one transaction: a run killed at any moment leaves every file
+//! either fully stored or not at all, and the next run (which skips files whose content hash is
+//! stored) completes it. A record keeps its `contentChangedAt` while its message and source
+//! window stay the same.
+//!
+//! ```
+//! # fn main() -> Result<(), errata_store::Error> {
+//! let dir = tempfile::tempdir().unwrap();
+//! let store = errata_store::Store::open(&dir.path().join("errata.db"))?;
+//! assert_eq!(store.stats()?.records, 0);
+//! # Ok(()) }
+//! ```
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use errata_model::Record;
+use rusqlite::{params, Connection};
+use sha2::{Digest, Sha256};
+
+/// What can go wrong with the store.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    #[error(
+        "cannot open the database {path}: {source}; check the path, or pass another with --db"
+    )]
+    Open {
+        path: PathBuf,
+        source: rusqlite::Error,
+    },
+    #[error("the database {path} was written by a newer errata (schema {found}, this one knows {known}); upgrade errata or use another --db")]
+    TooNew {
+        path: PathBuf,
+        found: i64,
+        known: i64,
+    },
+    #[error("database error: {0}")]
+    Sql(#[from] rusqlite::Error),
+    #[error("a stored record is damaged ({id}): {source}; re-run `errata index` to rewrite it")]
+    Damaged {
+        id: String,
+        source: serde_json::Error,
+    },
+}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// The migrations, applied in order; `PRAGMA user_version` counts those applied.
+const MIGRATIONS: &[&str] = &[r#"
+CREATE TABLE files (
+    repo TEXT NOT NULL,
+    path TEXT NOT NULL,
+    lang TEXT NOT NULL,
+    hash TEXT NOT NULL,
+    bytes INTEGER NOT NULL,
+    indexed_at TEXT NOT NULL,
+    PRIMARY KEY (repo, path)
+) WITHOUT ROWID;
+CREATE TABLE records (
+    id TEXT PRIMARY KEY,
+    repo TEXT NOT NULL,
+    file_path TEXT NOT NULL,
+    lang TEXT NOT NULL,
+    slug TEXT NOT NULL,
+    error_type TEXT NOT NULL,
+    message TEXT NOT NULL,
+    line_number INTEGER NOT NULL,
+    content_hash TEXT NOT NULL,
+    analyzed_sha TEXT,
+    json TEXT NOT NULL
+);
+CREATE INDEX records_by_file ON records (repo, file_path);
+CREATE INDEX records_by_slug ON records (slug);
+"#];
+
+/// One file's outcome of an indexing run.
+#[derive(Debug, Clone)]
+pub struct FileUpdate {
+    pub repo: String,
+    pub path: String,
+    pub lang: String,
+    pub hash: String,
+    pub bytes: u64,
+    /// The file's records, or `None` when its content is unchanged since it was stored.
+    pub records: Option<Vec<Record>>,
+}
+
+/// What a batch write changed.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct WriteSummary {
+    pub added: usize,
+    pub changed: usize,
+    pub unchanged: usize,
+    pub removed: usize,
+}
+
+impl std::ops::AddAssign for WriteSummary {
+    fn add_assign(&mut self, o: WriteSummary) {
+        self.added += o.added;
+        self.changed += o.changed;
+        self.unchanged += o.unchanged;
+        self.removed += o.removed;
+    }
+}
+
+/// Counts over the whole store.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Stats {
+    pub files: u64,
+    pub records: u64,
+    pub repos: Vec<(String, u64)>,
+    pub by_lang: Vec<(String, u64)>,
+    pub by_type: Vec<(String, u64)>,
+}
+
+/// Which records to list.
+#[derive(Debug, Default, Clone)]
+pub struct Filter {
+    pub repo: Option<String>,
+    pub lang: Option<String>,
+    pub error_type: Option<String>,
+    /// A substring of the message.
+    pub text: Option<String>,
+    pub limit: Option<u64>,
+}
+
+/// The knowledge base.
+pub struct Store {
+    conn: Connection,
+    path: PathBuf,
+}
+
+impl Store {
+    /// Opens the database at `path`, creating it (and its folder) if needed, and migrates it.
+    pub fn open(path: &Path) -> Result<Store> {
+        let open_err = |source| Error::Open {
+            path: path.to_path_buf(),
+            source,
+        };
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| {
+                open_err(rusqlite::Error::SqliteFailure(
+                    rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CANTOPEN),
+                    Some(e.to_string()),
+                ))
+            })?;
+        }
+        let conn = Connection::open(path).map_err(open_err)?;
+        conn.busy_timeout(std::time::Duration::from_secs(10))
+            .map_err(open_err)?;
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(open_err)?;
+        conn.pragma_update(None, "synchronous", "NORMAL")
+            .map_err(open_err)?;
+        let mut store = Store {
+            conn,
+            path: path.to_path_buf(),
+        };
+        store.migrate()?;
+        Ok(store)
+    }
+
+    /// Opens an existing database read-only.
+    pub fn open_existing(path: &Path) -> Result<Store> {
+        let conn = Connection::open_with_flags(
+            path,
+            rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .map_err(|source| Error::Open {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        conn.busy_timeout(std::time::Duration::from_secs(10))?;
+        let mut store = Store {
+            conn,
+            path: path.to_path_buf(),
+        };
+        store.migrate()?;
+        Ok(store)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn migrate(&mut self) -> Result<()> {
+        let version: i64 = self
+            .conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))?;
+        let known = MIGRATIONS.len() as i64;
+        if version > known {
+            return Err(Error::TooNew {
+                path: self.path.clone(),
+                found: version,
+                known,
+            });
+        }
+        for (i, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
+            let tx = self.conn.transaction()?;
+            tx.execute_batch(sql)?;
+            tx.pragma_update(None, "user_version", (i + 1) as i64)?;
+            tx.commit()?;
+        }
+        Ok(())
+    }
+
+    /// The stored files of `repo` and their content hashes.
+    pub fn known_files(&self, repo: &str) -> Result<HashMap<String, String>> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT path, hash FROM files WHERE repo = ?1")?;
+        let rows = stmt.query_map([repo], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Stores a batch of files in one transaction. For a file with records, the records replace
+    /// those stored for it; for an unchanged file, its records are re-pointed at `sha` and
+    /// `permalink` (when the commit moved).
+    pub fn write_batch(
+        &mut self,
+        files: &[FileUpdate],
+        sha: Option<&str>,
+        permalink: &dyn Fn(&str, u32, u32) -> Option<String>,
+        now: &str,
+    ) -> Result<WriteSummary> {
+        let tx = self.conn.transaction()?;
+        let mut sum = WriteSummary::default();
+        for f in files {
+            tx.execute(
+                "INSERT INTO files (repo, path, lang, hash, bytes, indexed_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                 ON CONFLICT (repo, path) DO UPDATE SET lang = ?3, hash = ?4, bytes = ?5, indexed_at = ?6",
+                params![f.repo, f.path, f.lang, f.hash, f.bytes as i64, now],
+            )?;
+            match &f.records {
+                Some(records) => sum += replace_file_records(&tx, f, records)?,
+                None => sum.unchanged += repoint(&tx, &f.repo, &f.path, sha, permalink)?,
+            }
+        }
+        tx.commit()?;
+        Ok(sum)
+    }
+
+    /// Removes the files of `repo` under `prefix` (repository-relative, '' for all) that are not
+    /// in `seen`, with their records. Returns the number of records removed.
+    pub fn remove_missing(
+        &mut self,
+        repo: &str,
+        prefix: &str,
+        seen: &HashSet<String>,
+    ) -> Result<usize> {
+        let gone: Vec<String> = self
+            .known_files(repo)?
+            .into_keys()
+            .filter(|p| under(p, prefix) && !seen.contains(p))
+            .collect();
+        let tx = self.conn.transaction()?;
+        let mut removed = 0;
+        for p in &gone {
+            removed += tx.execute(
+                "DELETE FROM records WHERE repo = ?1 AND file_path = ?2",
+                params![repo, p],
+            )?;
+            tx.execute(
+                "DELETE FROM files WHERE repo = ?1 AND path = ?2",
+                params![repo, p],
+            )?;
+        }
+        tx.commit()?;
+        Ok(removed)
+    }
+
+    /// Calls `f` with every record matching `filter`, ordered by repo, file and line.
+    pub fn for_each(
+        &self,
+        filter: &Filter,
+        mut f: impl FnMut(Record) -> std::result::Result<(), std::io::Error>,
+    ) -> Result<std::result::Result<(), std::io::Error>> {
+        let mut sql = String::from("SELECT id, json FROM records WHERE 1 = 1");
+        let mut args: Vec<String> = Vec::new();
+        if let Some(r) = &filter.repo {
+            args.push(r.clone());
+            sql.push_str(&format!(" AND repo = ?{}", args.len()));
+        }
+        if let Some(l) = &filter.lang {
+            args.push(l.clone());
+            sql.push_str(&format!(" AND lang = ?{}", args.len()));
+        }
+        if let Some(t) = &filter.error_type {
+            args.push(t.clone());
+            sql.push_str(&format!(" AND error_type = ?{}", args.len()));
+        }
+        if let Some(t) = &filter.text {
+            args.push(t.to_lowercase());
+            sql.push_str(&format!(" AND instr(lower(message), ?{}) > 0", args.len()));
+        }
+        sql.push_str(" ORDER BY repo, file_path, line_number, id");
+        if let Some(n) = filter.limit {
+            sql.push_str(&format!(" LIMIT {n}"));
+        }
+        let mut stmt = self.conn.prepare(&sql)?;
+        let mut rows = stmt.query(rusqlite::params_from_iter(args.iter()))?;
+        while let Some(row) = rows.next()? {
+            let record = decode(&row.get::<_, String>(0)?, &row.get::<_, String>(1)?)?;
+            if let Err(e) = f(record) {
+                return Ok(Err(e));
+            }
+        }
+        Ok(Ok(()))
+    }
+
+    /// The records whose id is `key`, or whose slug is `key`.
+    pub fn find(&self, key: &str) -> Result<Vec<Record>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT id, json FROM records WHERE id = ?1 OR slug = ?1 ORDER BY repo, file_path, line_number",
+        )?;
+        let mut rows = stmt.query([key])?;
+        let mut out = Vec::new();
+        while let Some(row) = rows.next()? {
+            out.push(decode(
+                &row.get::<_, String>(0)?,
+                &row.get::<_, String>(1)?,
+            )?);
+        }
+        Ok(out)
+    }
+
+    pub fn stats(&self) -> Result<Stats> {
+        let count = |sql: &str| -> Result<u64> {
+            Ok(self.conn.query_row(sql, [], |r| r.get::<_, i64>(0))? as u64)
+        };
+        let group = |sql: &str| -> Result<Vec<(String, u64)>> {
+            let mut stmt = self.conn.prepare(sql)?;
+            let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as u64)))?;
+            Ok(rows.collect::<rusqlite::Result<_>>()?)
+        };
+        Ok(Stats {
+            files: count("SELECT count(*) FROM files")?,
+            records: count("SELECT count(*) FROM records")?,
+            repos: group("SELECT repo, count(*) FROM records GROUP BY repo ORDER BY 2 DESC, 1")?,
+            by_lang: group("SELECT lang, count(*) FROM records GROUP BY lang ORDER BY 2 DESC, 1")?,
+            by_type: group(
+                "SELECT error_type, count(*) FROM records GROUP BY error_type ORDER BY 2 DESC, 1",
+            )?,
+        })
+    }
+
+    /// The number of stored records of one file.
+    pub fn count_file_records(&self, repo: &str, path: &str) -> Result<u64> {
+        Ok(self.conn.query_row(
+            "SELECT count(*) FROM records WHERE repo = ?1 AND file_path = ?2",
+            params![repo, path],
+            |r| r.get::<_, i64>(0),
+        )? as u64)
+    }
+}
+
+fn under(path: &str, prefix: &str) -> bool {
+    prefix.is_empty()
+        || path == prefix
+        || (path.starts_with(prefix) && path.as_bytes().get(prefix.len()) == Some(&b'/'))
+}
+
+fn decode(id: &str, json: &str) -> Result<Record> {
+    serde_json::from_str(json).map_err(|source| Error::Damaged {
+        id: id.to_owned(),
+        source,
+    })
+}
+
+/// What `contentChangedAt` follows: the message and the source window.
+fn content_hash(r: &Record) -> String {
+    let mut h = Sha256::new();
+    h.update(r.error_message.as_bytes());
+    h.update([0]);
+    h.update(r.source_code.as_bytes());
+    h.finalize()[..16]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+fn replace_file_records(
+    tx: &rusqlite::Transaction<'_>,
+    f: &FileUpdate,
+    records: &[Record],
+) -> Result<WriteSummary> {
+    let mut sum = WriteSummary::default();
+    let mut old: HashMap<String, (String, String)> = HashMap::new();
+    {
+        let mut stmt = tx.prepare_cached(
+            "SELECT id, content_hash, json_extract(json, '$.contentChangedAt') FROM records WHERE repo = ?1 AND file_path = ?2",
+        )?;
+        let rows = stmt.query_map(params![f.repo, f.path], |r| {
+            Ok((r.get::<_, String>(0)?, (r.get(1)?, r.get(2)?)))
+        })?;
+        for row in rows {
+            let (id, v) = row?;
+            old.insert(id, v);
+        }
+    }
+    let mut insert = tx.prepare_cached(
+        "INSERT OR REPLACE INTO records (id, repo, file_path, lang, slug, error_type, message, line_number, content_hash, analyzed_sha, json)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+    )?;
+    for r in records {
+        let hash = content_hash(r);
+        let mut r = r.clone();
+        match old.remove(&r.id) {
+            Some((old_hash, changed_at)) if old_hash == hash => {
+                r.content_changed_at = changed_at;
+                sum.unchanged += 1;
+            }
+            Some(_) => sum.changed += 1,
+            None => sum.added += 1,
+        }
+        let json = serde_json::to_string(&r).map_err(|source| Error::Damaged {
+            id: r.id.clone(),
+            source,
+        })?;
+        insert.execute(params![
+            r.id,
+            r.repo,
+            r.file_path,
+            f.lang,
+            r.slug,
+            r.error_type.as_str(),
+            r.error_message,
+            r.line_number,
+            hash,
+            r.analyzed_sha,
+            json
+        ])?;
+    }
+    let mut delete = tx.prepare_cached("DELETE FROM records WHERE id = ?1")?;
+    for id in old.keys() {
+        delete.execute([id])?;
+        sum.removed += 1;
+    }
+    Ok(sum)
+}
+
+/// Points the records of an unchanged file at the commit now analysed.
+fn repoint(
+    tx: &rusqlite::Transaction<'_>,
+    repo: &str,
+    path: &str,
+    sha: Option<&str>,
+    permalink: &dyn Fn(&str, u32, u32) -> Option<String>,
+) -> Result<usize> {
+    let mut stmt = tx.prepare_cached(
+        "SELECT id, json, analyzed_sha IS ?3 FROM records WHERE repo = ?1 AND file_path = ?2",
+    )?;
+    let rows: Vec<(String, String, bool)> = stmt
+        .query_map(params![repo, path, sha], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    let n = rows.len();
+    let mut update =
+        tx.prepare_cached("UPDATE records SET analyzed_sha = ?2, json = ?3 WHERE id = ?1")?;
+    for (id, json, same) in rows {
+        if same {
+            continue;
+        }
+        let mut r = decode(&id, &json)?;
+        r.analyzed_sha = sha.map(str::to_owned);
+        r.github_url = permalink(&r.file_path, r.source_code_start, r.source_code_end);
+        let json = serde_json::to_string(&r).map_err(|source| Error::Damaged {
+            id: id.clone(),
+            source,
+        })?;
+        update.execute(params![id, sha, json])?;
+    }
+    Ok(n)
+}
