@@ -228,18 +228,6 @@ pub(crate) fn brace_template(s: &str) -> Template {
     t
 }
 
-/// Applies brace parsing to the literal parts of a template, keeping its placeholders.
-pub(crate) fn reparse_literals(t: Template, parse: fn(&str) -> Template) -> Template {
-    let mut out = Template::default();
-    for s in t.segments() {
-        match s {
-            errata_model::Segment::Literal(l) => out.append(parse(l)),
-            p => out.push(p.clone()),
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,4 +1,5 @@
 //! errata's integration tests: the binary run as a user runs it.
 
 mod golden;
+mod languages;
 mod util;

@@ -4,27 +4,27 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
-pub struct Scratch {
-    pub dir: tempfile::TempDir,
+pub(crate) struct Scratch {
+    pub(crate) dir: tempfile::TempDir,
 }
 
 impl Scratch {
-    pub fn new() -> Scratch {
+    pub(crate) fn new() -> Scratch {
         Scratch {
             dir: tempfile::tempdir().expect("a temporary folder"),
         }
     }
 
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         self.dir.path()
     }
 
-    pub fn db(&self) -> PathBuf {
+    pub(crate) fn db(&self) -> PathBuf {
         self.path().join("errata.db")
     }
 
     /// Writes a file under the scratch folder, creating its parents.
-    pub fn write(&self, rel: &str, content: impl AsRef<[u8]>) -> PathBuf {
+    pub(crate) fn write(&self, rel: &str, content: impl AsRef<[u8]>) -> PathBuf {
         let p = self.path().join(rel);
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(&p, content).unwrap();
@@ -32,7 +32,7 @@ impl Scratch {
     }
 
     /// Runs errata with this scratch folder's database.
-    pub fn errata(&self, args: &[&str]) -> Output {
+    pub(crate) fn errata(&self, args: &[&str]) -> Output {
         let out = errata_cmd()
             .args(args)
             .arg("--db")
@@ -44,7 +44,7 @@ impl Scratch {
     }
 
     /// Runs errata and insists that it succeeds.
-    pub fn ok(&self, args: &[&str]) -> String {
+    pub(crate) fn ok(&self, args: &[&str]) -> String {
         let out = self.errata(args);
         assert!(
             out.status.success(),
@@ -56,7 +56,7 @@ impl Scratch {
     }
 
     /// The exported dataset, parsed.
-    pub fn export(&self) -> Vec<serde_json::Value> {
+    pub(crate) fn export(&self) -> Vec<serde_json::Value> {
         self.ok(&["export"])
             .lines()
             .map(|l| serde_json::from_str(l).expect("each line is JSON"))
@@ -64,7 +64,7 @@ impl Scratch {
     }
 
     /// The records of the exported dataset.
-    pub fn records(&self) -> Vec<serde_json::Value> {
+    pub(crate) fn records(&self) -> Vec<serde_json::Value> {
         self.export()
             .into_iter()
             .map(|l| l["record"].clone())
@@ -72,21 +72,21 @@ impl Scratch {
     }
 }
 
-pub fn errata_cmd() -> Command {
+pub(crate) fn errata_cmd() -> Command {
     Command::new(env!("CARGO_BIN_EXE_errata"))
 }
 
 /// `../shared` beside the repository.
-pub fn shared() -> PathBuf {
+pub(crate) fn shared() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared")
 }
 
-pub fn fixtures() -> PathBuf {
+pub(crate) fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
 }
 
 /// The schema v2 validator.
-pub fn schema() -> &'static jsonschema::Validator {
+pub(crate) fn schema() -> &'static jsonschema::Validator {
     static V: OnceLock<jsonschema::Validator> = OnceLock::new();
     V.get_or_init(|| {
         let text = std::fs::read_to_string(shared().join("schema/error-record.v2.schema.json"))
@@ -97,7 +97,7 @@ pub fn schema() -> &'static jsonschema::Validator {
 }
 
 /// Asserts that every line validates against the schema, with its keys in the schema's order.
-pub fn assert_valid(lines: &[serde_json::Value]) {
+pub(crate) fn assert_valid(lines: &[serde_json::Value]) {
     let order: Vec<String> = {
         let text =
             std::fs::read_to_string(shared().join("schema/error-record.v2.schema.json")).unwrap();
@@ -125,7 +125,7 @@ pub fn assert_valid(lines: &[serde_json::Value]) {
 }
 
 /// Copies a folder tree.
-pub fn copy_dir(from: &Path, to: &Path) {
+pub(crate) fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for e in std::fs::read_dir(from).unwrap() {
         let e = e.unwrap();

@@ -1,21 +1,221 @@
-//! Go error sites.
+//! Go: `errors.New`, `fmt.Errorf`, sentinel errors, `panic`, `log.Fatal*`/`log.Panic*`,
+//! structured error logging, `http.Error` and gRPC's `status.Error`.
 
+use errata_model::{http_status_from_name, is_http_status, ErrorType, Template};
 use tree_sitter::Node;
 
-use super::{Cx, Found, Rules};
+use super::{first_named, is_logger, log_severity, named_children, Cx, Found, Rules};
+use crate::text::{compact, printf_template, strip_quotes, unescape};
 
 pub(crate) struct Go;
 
+const MAX_FOLLOW: u8 = 3;
+
 impl Rules for Go {
-    fn site<'t>(&self, _node: Node<'t>, _cx: &Cx<'_>) -> Option<Found<'t>> {
-        None
+    fn site<'t>(&self, node: Node<'t>, cx: &Cx<'_>) -> Option<Found<'t>> {
+        if node.kind() != "call_expression" {
+            return None;
+        }
+        let func = node.child_by_field_name("function")?;
+        let args = named_children(node.child_by_field_name("arguments")?);
+        let fname = cx.text(func);
+        if let Some((message, consumed)) = self.error_value(node, cx) {
+            // A package-level `var ErrX = errors.New(..)` is a sentinel, compared with errors.Is.
+            let sentinel = self.sentinel_name(node, cx);
+            let mut f = Found::new(node, message, ErrorType::ErrorReturn).class(sentinel);
+            if let Some(code) = grpc_code(node, cx) {
+                f = f.code(Some(code));
+            }
+            for c in consumed {
+                f = f.consume(c);
+            }
+            return Some(f);
+        }
+        match fname {
+            "panic" => {
+                let arg = *args.first()?;
+                if let Some((message, consumed)) = self.error_value(arg, cx) {
+                    let mut f = Found::new(node, message, ErrorType::Panic);
+                    for c in consumed {
+                        f = f.consume(c);
+                    }
+                    return Some(f);
+                }
+                let message = self.message(arg, cx, 0)?;
+                Some(Found::new(node, message, ErrorType::Panic))
+            }
+            "http.Error" => {
+                let message = self.message(*args.get(1)?, cx, 0)?;
+                let status = status_of(*args.get(2)?, cx);
+                Some(Found::new(node, message, ErrorType::Http).status(status))
+            }
+            _ => {
+                if func.kind() != "selector_expression" {
+                    return None;
+                }
+                let receiver = cx.text(func.child_by_field_name("operand")?);
+                let method = cx.text(func.child_by_field_name("field")?);
+                if !is_logger(receiver) {
+                    return None;
+                }
+                let sev = log_severity(method)?;
+                let formatted = method.ends_with('f');
+                let arg = *args.first()?;
+                let message = if formatted {
+                    let t = self.message(arg, cx, 0)?;
+                    printf_template(&t.message())
+                } else {
+                    self.message(arg, cx, 0)?
+                };
+                // log.Panic* panics after logging; log.Fatal* logs and exits (severity fatal).
+                let ty = if method.starts_with("Panic") {
+                    ErrorType::Panic
+                } else {
+                    ErrorType::Log
+                };
+                Some(Found::new(node, message, ty).severity(sev))
+            }
+        }
     }
 
-    fn is_function(&self, _kind: &str) -> bool {
-        false
+    fn is_statement(&self, kind: &str) -> bool {
+        kind.ends_with("_statement")
+            || kind.ends_with("_declaration")
+            || matches!(kind, "var_spec" | "const_spec")
     }
 
-    fn assigned_value<'t>(&self, _stmt: Node<'t>, _name: &str, _cx: &Cx<'_>) -> Option<Node<'t>> {
-        None
+    fn is_function(&self, kind: &str) -> bool {
+        matches!(
+            kind,
+            "function_declaration" | "method_declaration" | "func_literal"
+        )
+    }
+
+    fn assigned_value<'t>(&self, stmt: Node<'t>, name: &str, cx: &Cx<'_>) -> Option<Node<'t>> {
+        let (left, right) = match stmt.kind() {
+            "short_var_declaration" | "assignment_statement" => (
+                stmt.child_by_field_name("left")?,
+                stmt.child_by_field_name("right")?,
+            ),
+            "var_declaration" | "const_declaration" => {
+                let spec = named_children(stmt).into_iter().find(|s| {
+                    s.child_by_field_name("name")
+                        .is_some_and(|n| cx.text(n) == name)
+                })?;
+                return spec
+                    .child_by_field_name("value")
+                    .and_then(|v| named_children(v).into_iter().next());
+            }
+            _ => return None,
+        };
+        let i = named_children(left)
+            .iter()
+            .position(|n| cx.text(*n) == name)?;
+        named_children(right).get(i).copied()
+    }
+}
+
+impl Go {
+    /// `errors.New(msg)`, `fmt.Errorf(format, ...)` and their kin: the message and the nodes
+    /// used.
+    fn error_value<'t>(&self, call: Node<'t>, cx: &Cx<'_>) -> Option<(Template, Vec<Node<'t>>)> {
+        if call.kind() != "call_expression" {
+            return None;
+        }
+        let fname = cx.text(call.child_by_field_name("function")?);
+        let args = named_children(call.child_by_field_name("arguments")?);
+        let (message, formatted) = match fname {
+            "errors.New" | "xerrors.New" => (*args.first()?, false),
+            "fmt.Errorf" | "xerrors.Errorf" | "errors.Errorf" => (*args.first()?, true),
+            "status.Error" | "grpc.Errorf" => (*args.get(1)?, false),
+            "status.Errorf" => (*args.get(1)?, true),
+            _ => return None,
+        };
+        let t = self.message(message, cx, 0)?;
+        let t = if formatted {
+            printf_template(&t.message())
+        } else {
+            t
+        };
+        Some((t, vec![call]))
+    }
+
+    fn sentinel_name(&self, call: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+        let list = call.parent()?;
+        let spec = list.parent()?;
+        if list.kind() != "expression_list" || spec.kind() != "var_spec" {
+            return None;
+        }
+        let mut n = spec.parent();
+        while let Some(p) = n {
+            if self.is_function(p.kind()) {
+                return None;
+            }
+            n = p.parent();
+        }
+        let name = cx.text(spec.child_by_field_name("name")?);
+        (name.starts_with("Err") || name.starts_with("err")).then(|| name.to_owned())
+    }
+
+    fn message(&self, node: Node<'_>, cx: &Cx<'_>, depth: u8) -> Option<Template> {
+        match node.kind() {
+            "interpreted_string_literal" => {
+                Some(Template::literal(unescape(strip_quotes(cx.text(node)))))
+            }
+            "raw_string_literal" => Some(Template::literal(strip_quotes(cx.text(node)))),
+            "parenthesized_expression" => self.message(first_named(node)?, cx, depth),
+            "binary_expression" => {
+                if cx.text(node.child_by_field_name("operator")?) != "+" {
+                    return None;
+                }
+                let left = node.child_by_field_name("left")?;
+                let right = node.child_by_field_name("right")?;
+                let l = self.message(left, cx, depth);
+                let r = self.message(right, cx, depth);
+                if l.is_none() && r.is_none() {
+                    return None;
+                }
+                let mut t = l.unwrap_or_else(|| placeholder(left, cx));
+                t.append(r.unwrap_or_else(|| placeholder(right, cx)));
+                Some(t)
+            }
+            "call_expression" => {
+                let fname = cx.text(node.child_by_field_name("function")?);
+                if fname != "fmt.Sprintf" {
+                    return None;
+                }
+                let args = named_children(node.child_by_field_name("arguments")?);
+                let t = self.message(*args.first()?, cx, depth)?;
+                Some(printf_template(&t.message()))
+            }
+            "identifier" if depth < MAX_FOLLOW => {
+                let v = self.local_value(node, cx.text(node), cx)?;
+                self.message(v, cx, depth + 1)
+            }
+            _ => None,
+        }
+    }
+}
+
+fn placeholder(node: Node<'_>, cx: &Cx<'_>) -> Template {
+    Template::placeholder(format!("{{{}}}", compact(node, cx.src)))
+}
+
+/// `codes.NotFound` in `status.Error(codes.NotFound, ..)`.
+fn grpc_code(call: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+    let args = named_children(call.child_by_field_name("arguments")?);
+    let first = cx.text(*args.first()?);
+    first.strip_prefix("codes.").map(str::to_owned)
+}
+
+fn status_of(node: Node<'_>, cx: &Cx<'_>) -> Option<u16> {
+    let t = cx.text(node);
+    match node.kind() {
+        "int_literal" => {
+            let n: i64 = t.parse().ok()?;
+            is_http_status(n).then_some(n as u16)
+        }
+        "selector_expression" => http_status_from_name(t),
+        _ => None,
     }
 }

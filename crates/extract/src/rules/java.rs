@@ -1,21 +1,201 @@
-//! Java error sites.
+//! Java: `throw` with a message (literal, concatenation, `String.format`, `MessageFormat`,
+//! `.formatted`), exceptions handed on (`return Mono.error(new ..)`), Spring's
+//! `ResponseStatusException`, and error/warn logging with `{}` placeholders.
 
+use errata_model::{http_status_from_name, ErrorType, Severity, Template};
 use tree_sitter::Node;
 
-use super::{Cx, Found, Rules};
+use super::{first_named, is_logger, last_segment, log_severity, named_children, Cx, Found, Rules};
+use crate::text::{brace_template, compact, printf_template, strip_quotes, unescape};
 
 pub(crate) struct Java;
 
+const MAX_FOLLOW: u8 = 3;
+
 impl Rules for Java {
-    fn site<'t>(&self, _node: Node<'t>, _cx: &Cx<'_>) -> Option<Found<'t>> {
-        None
+    fn site<'t>(&self, node: Node<'t>, cx: &Cx<'_>) -> Option<Found<'t>> {
+        match node.kind() {
+            "throw_statement" => {
+                let mut expr = first_named(node)?;
+                for _ in 0..MAX_FOLLOW {
+                    if expr.kind() != "identifier" {
+                        break;
+                    }
+                    expr = self.local_value(expr, cx.text(expr), cx)?;
+                }
+                self.creation(node, expr, cx)
+            }
+            "object_creation_expression" => {
+                let parent = node.parent()?;
+                if !matches!(parent.kind(), "argument_list" | "return_statement") {
+                    return None;
+                }
+                let class = cx.text(node.child_by_field_name("type")?);
+                let last = last_segment(class);
+                if !(last.ends_with("Exception") || last.ends_with("Error")) {
+                    return None;
+                }
+                self.creation(node, node, cx)
+            }
+            "method_invocation" => {
+                let object = node.child_by_field_name("object")?;
+                let method = cx.text(node.child_by_field_name("name")?);
+                if !is_logger(cx.text(object)) {
+                    return None;
+                }
+                let sev = log_severity(method)?;
+                let args = named_children(node.child_by_field_name("arguments")?);
+                let message = self.message(*args.first()?, cx, 0)?;
+                let message = if message.has_placeholders() {
+                    message
+                } else {
+                    brace_template(&message.message())
+                };
+                let sev = if method == "fatal" {
+                    Severity::Fatal
+                } else {
+                    sev
+                };
+                Some(Found::new(node, message, ErrorType::Log).severity(sev))
+            }
+            _ => None,
+        }
     }
 
-    fn is_function(&self, _kind: &str) -> bool {
-        false
+    fn is_function(&self, kind: &str) -> bool {
+        matches!(
+            kind,
+            "method_declaration" | "constructor_declaration" | "lambda_expression"
+        )
     }
 
-    fn assigned_value<'t>(&self, _stmt: Node<'t>, _name: &str, _cx: &Cx<'_>) -> Option<Node<'t>> {
-        None
+    fn assigned_value<'t>(&self, stmt: Node<'t>, name: &str, cx: &Cx<'_>) -> Option<Node<'t>> {
+        match stmt.kind() {
+            "local_variable_declaration" => named_children(stmt).into_iter().find_map(|d| {
+                (d.kind() == "variable_declarator"
+                    && cx.text(d.child_by_field_name("name")?) == name)
+                    .then(|| d.child_by_field_name("value"))
+                    .flatten()
+            }),
+            "expression_statement" => {
+                let e = first_named(stmt)?;
+                (e.kind() == "assignment_expression"
+                    && cx.text(e.child_by_field_name("left")?) == name)
+                    .then(|| e.child_by_field_name("right"))
+                    .flatten()
+            }
+            _ => None,
+        }
     }
+}
+
+impl Java {
+    /// `new X(msg, ...)` at `at`: the class, the message and an HTTP status among the arguments.
+    fn creation<'t>(&self, at: Node<'t>, expr: Node<'t>, cx: &Cx<'_>) -> Option<Found<'t>> {
+        if expr.kind() != "object_creation_expression" {
+            return None;
+        }
+        let class = cx.text(expr.child_by_field_name("type")?);
+        let args = named_children(expr.child_by_field_name("arguments")?);
+        let mut status = None;
+        let mut message = None;
+        for a in args {
+            let t = cx.text(a);
+            if status.is_none()
+                && (t.contains("HttpStatus") || t.contains("HttpServletResponse.SC_"))
+            {
+                status = http_status_from_name(t);
+                continue;
+            }
+            if message.is_none() {
+                message = self.message(a, cx, 0);
+            }
+        }
+        let ty = if status.is_some() {
+            ErrorType::Http
+        } else {
+            ErrorType::Exception
+        };
+        Some(
+            Found::new(at, message?, ty)
+                .class(Some(class.to_owned()))
+                .status(status)
+                .consume(expr),
+        )
+    }
+
+    fn message(&self, node: Node<'_>, cx: &Cx<'_>, depth: u8) -> Option<Template> {
+        match node.kind() {
+            "string_literal" => {
+                let t = cx.text(node);
+                let body = strip_quotes(t);
+                let body = if t.starts_with("\"\"\"") {
+                    text_block(body)
+                } else {
+                    body.to_owned()
+                };
+                Some(Template::literal(unescape(&body)))
+            }
+            "parenthesized_expression" => self.message(first_named(node)?, cx, depth),
+            "binary_expression" => {
+                if cx.text(node.child_by_field_name("operator")?) != "+" {
+                    return None;
+                }
+                let left = node.child_by_field_name("left")?;
+                let right = node.child_by_field_name("right")?;
+                let l = self.message(left, cx, depth);
+                let r = self.message(right, cx, depth);
+                if l.is_none() && r.is_none() {
+                    return None;
+                }
+                let mut t = l.unwrap_or_else(|| placeholder(left, cx));
+                t.append(r.unwrap_or_else(|| placeholder(right, cx)));
+                Some(t)
+            }
+            "method_invocation" => {
+                let name = cx.text(node.child_by_field_name("name")?);
+                let object = node.child_by_field_name("object");
+                let args = named_children(node.child_by_field_name("arguments")?);
+                match (object.map(|o| cx.text(o)), name) {
+                    (Some("String"), "format") => {
+                        let fmt = args.iter().find_map(|a| self.message(*a, cx, depth))?;
+                        Some(printf_template(&fmt.message()))
+                    }
+                    (Some("MessageFormat"), "format") => {
+                        let fmt = self.message(*args.first()?, cx, depth)?;
+                        Some(brace_template(&fmt.message()))
+                    }
+                    (Some(_), "formatted") => {
+                        let fmt = self.message(object?, cx, depth)?;
+                        Some(printf_template(&fmt.message()))
+                    }
+                    _ => None,
+                }
+            }
+            "identifier" if depth < MAX_FOLLOW => {
+                let v = self.local_value(node, cx.text(node), cx)?;
+                self.message(v, cx, depth + 1)
+            }
+            _ => None,
+        }
+    }
+}
+
+fn placeholder(node: Node<'_>, cx: &Cx<'_>) -> Template {
+    Template::placeholder(format!("{{{}}}", compact(node, cx.src)))
+}
+
+/// A text block's content: the first line break dropped and the common indentation removed.
+fn text_block(body: &str) -> String {
+    let body = body.strip_prefix('\n').unwrap_or(body);
+    let indent = body
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.len() - l.trim_start().len())
+        .min()
+        .unwrap_or(0);
+    body.lines()
+        .map(|l| l.get(indent..).unwrap_or("").trim_end())
+        .collect::<Vec<_>>()
+        .join("\n")
 }

@@ -201,7 +201,7 @@ pub(crate) trait Rules {
                 return n;
             }
             match n.parent() {
-                Some(p) if !self.is_function(p.kind()) => n = p,
+                Some(p) if !self.is_function(p.kind()) && !is_block(p.kind()) => n = p,
                 _ => return n,
             }
         }
@@ -231,6 +231,16 @@ pub(crate) trait Rules {
         }
         None
     }
+}
+
+/// Whether a node of this kind holds a sequence of statements: a child of it is a statement
+/// (or a tail expression) even when its kind does not say so.
+fn is_block(kind: &str) -> bool {
+    matches!(
+        kind,
+        "block" | "program" | "module" | "source_file" | "statement_list" | "declaration_list"
+    ) || kind.ends_with("_block")
+        || kind.ends_with("_body")
 }
 
 /// How many lines above a raise a message built in a local is followed.

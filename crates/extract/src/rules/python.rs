@@ -1,21 +1,302 @@
-//! Python error sites.
+//! Python: `raise`, `assert`, Flask's `abort`, FastAPI's `HTTPException`, error-level logging,
+//! `warnings.warn` and `sys.exit` with a message.
 
+use errata_model::{http_status_from_name, is_http_status, ErrorType, Severity, Template};
 use tree_sitter::Node;
 
-use super::{Cx, Found, Rules};
+use super::{first_named, is_logger, last_segment, log_severity, named_children, Cx, Found, Rules};
+use crate::text::{brace_template, compact, printf_template, unescape};
 
 pub(crate) struct Python;
 
+const MAX_FOLLOW: u8 = 3;
+
+/// The message, status and code found among a call's arguments.
+#[derive(Default)]
+struct Args {
+    message: Option<Template>,
+    status: Option<u16>,
+    code: Option<String>,
+    positional: usize,
+}
+
 impl Rules for Python {
-    fn site<'t>(&self, _node: Node<'t>, _cx: &Cx<'_>) -> Option<Found<'t>> {
+    fn site<'t>(&self, node: Node<'t>, cx: &Cx<'_>) -> Option<Found<'t>> {
+        match node.kind() {
+            "raise_statement" => self.raise(node, cx),
+            "assert_statement" => {
+                let parts = named_children(node);
+                let msg = self.message(*parts.get(1)?, cx, 0)?;
+                Some(
+                    Found::new(node, msg, ErrorType::Assertion)
+                        .class(Some("AssertionError".to_owned())),
+                )
+            }
+            "call" => self.call(node, cx),
+            _ => None,
+        }
+    }
+
+    fn is_function(&self, kind: &str) -> bool {
+        matches!(kind, "function_definition" | "lambda")
+    }
+
+    fn assigned_value<'t>(&self, stmt: Node<'t>, name: &str, cx: &Cx<'_>) -> Option<Node<'t>> {
+        if stmt.kind() != "expression_statement" {
+            return None;
+        }
+        let a = first_named(stmt)?;
+        (a.kind() == "assignment" && cx.text(a.child_by_field_name("left")?) == name)
+            .then(|| a.child_by_field_name("right"))
+            .flatten()
+    }
+}
+
+impl Python {
+    fn raise<'t>(&self, node: Node<'t>, cx: &Cx<'_>) -> Option<Found<'t>> {
+        let mut exc = first_named(node)?;
+        for _ in 0..MAX_FOLLOW {
+            if exc.kind() != "identifier" {
+                break;
+            }
+            exc = self.local_value(exc, cx.text(exc), cx)?;
+        }
+        if exc.kind() != "call" {
+            return None;
+        }
+        let func = exc.child_by_field_name("function")?;
+        let class = cx.text(func);
+        let args = self.args(exc.child_by_field_name("arguments")?, cx);
+        let message = args.message?;
+        let ty = if args.status.is_some() {
+            ErrorType::Http
+        } else {
+            ErrorType::Exception
+        };
+        Some(
+            Found::new(node, message, ty)
+                .class((class != "Exception").then(|| class.to_owned()))
+                .status(args.status)
+                .code(args.code)
+                .consume(exc),
+        )
+    }
+
+    fn call<'t>(&self, call: Node<'t>, cx: &Cx<'_>) -> Option<Found<'t>> {
+        let func = call.child_by_field_name("function")?;
+        let fname = cx.text(func);
+        let arg_list = call.child_by_field_name("arguments")?;
+        if arg_list.kind() != "argument_list" {
+            return None;
+        }
+        let last = last_segment(fname);
+        // An HTTP error built outside a raise: `return HTTPException(404, "...")`.
+        if last == "abort" || last == "HTTPException" {
+            let args = self.args(arg_list, cx);
+            let status = args.status?;
+            return Some(
+                Found::new(call, args.message?, ErrorType::Http)
+                    .status(Some(status))
+                    .class((last != "abort").then(|| fname.to_owned())),
+            );
+        }
+        if fname == "warnings.warn" || fname == "warn" {
+            let parts = named_children(arg_list);
+            let message = self.message(*parts.first()?, cx, 0)?;
+            let category = parts.iter().skip(1).find_map(|a| match a.kind() {
+                "keyword_argument" => {
+                    let k = cx.text(a.child_by_field_name("name")?);
+                    if k != "category" {
+                        return None;
+                    }
+                    Some(cx.text(a.child_by_field_name("value")?).to_owned())
+                }
+                "identifier" | "attribute" => Some(cx.text(*a).to_owned()),
+                _ => None,
+            });
+            return Some(
+                Found::new(call, message, ErrorType::Log)
+                    .severity(Severity::Warning)
+                    .class(category),
+            );
+        }
+        if fname == "sys.exit" || fname == "exit" {
+            let message = self.message(first_named(arg_list)?, cx, 0)?;
+            return Some(Found::new(call, message, ErrorType::Exit));
+        }
+        if func.kind() == "attribute" {
+            let receiver = cx.text(func.child_by_field_name("object")?);
+            let method = cx.text(func.child_by_field_name("attribute")?);
+            if let Some(sev) = log_severity(method).filter(|_| is_logger(receiver)) {
+                let message = self.message(first_named(arg_list)?, cx, 0)?;
+                let sev = if method == "fatal" || method == "critical" {
+                    Severity::Fatal
+                } else {
+                    sev
+                };
+                return Some(Found::new(call, message, ErrorType::Log).severity(sev));
+            }
+        }
         None
     }
 
-    fn is_function(&self, _kind: &str) -> bool {
-        false
+    /// The message (first positional, or `msg=`/`message=`/`detail=`), an HTTP status
+    /// (`status_code=`, or a leading integer) and an errno code of a call's arguments.
+    fn args(&self, list: Node<'_>, cx: &Cx<'_>) -> Args {
+        let mut a = Args::default();
+        for arg in named_children(list) {
+            match arg.kind() {
+                "keyword_argument" => {
+                    let (Some(k), Some(v)) = (
+                        arg.child_by_field_name("name"),
+                        arg.child_by_field_name("value"),
+                    ) else {
+                        continue;
+                    };
+                    match cx.text(k) {
+                        "msg" | "message" | "detail" | "description" | "reason"
+                            if a.message.is_none() =>
+                        {
+                            a.message = self.message(v, cx, 0);
+                        }
+                        "status_code" | "status" | "code" if a.status.is_none() => {
+                            a.status = status_of(v, cx);
+                        }
+                        _ => {}
+                    }
+                }
+                "list_splat" | "dictionary_splat" => a.positional += 1,
+                _ => {
+                    a.positional += 1;
+                    if a.message.is_some() {
+                        continue;
+                    }
+                    let t = cx.text(arg);
+                    if let Some(code) = t.strip_prefix("errno.") {
+                        a.code = Some(code.to_owned());
+                        continue;
+                    }
+                    if a.positional == 1 {
+                        if let Some(s) = status_of(arg, cx) {
+                            a.status = Some(s);
+                            continue;
+                        }
+                    }
+                    a.message = self.message(arg, cx, 0);
+                    if a.message.is_none() {
+                        // Only the first argument (after an errno or a status) is the message.
+                        break;
+                    }
+                }
+            }
+        }
+        a
     }
 
-    fn assigned_value<'t>(&self, _stmt: Node<'t>, _name: &str, _cx: &Cx<'_>) -> Option<Node<'t>> {
-        None
+    /// The message an expression builds: a literal, an f-string, `%`-formatting, `.format()`,
+    /// concatenation, or a local holding one of those.
+    fn message(&self, node: Node<'_>, cx: &Cx<'_>, depth: u8) -> Option<Template> {
+        match node.kind() {
+            "string" => Some(string_template(node, cx)),
+            "concatenated_string" => {
+                let mut t = Template::default();
+                for s in named_children(node) {
+                    t.append(string_template(s, cx));
+                }
+                Some(t)
+            }
+            "parenthesized_expression" => self.message(first_named(node)?, cx, depth),
+            "binary_operator" => {
+                let op = cx.text(node.child_by_field_name("operator")?);
+                let left = node.child_by_field_name("left")?;
+                let right = node.child_by_field_name("right")?;
+                match op {
+                    "%" => {
+                        let l = self.message(left, cx, depth)?;
+                        if l.has_placeholders() {
+                            return None;
+                        }
+                        Some(printf_template(&l.message()))
+                    }
+                    "+" => {
+                        let l = self.message(left, cx, depth);
+                        let r = self.message(right, cx, depth);
+                        if l.is_none() && r.is_none() {
+                            return None;
+                        }
+                        let mut t = l.unwrap_or_else(|| placeholder(left, cx));
+                        t.append(r.unwrap_or_else(|| placeholder(right, cx)));
+                        Some(t)
+                    }
+                    _ => None,
+                }
+            }
+            "call" => {
+                let func = node.child_by_field_name("function")?;
+                if func.kind() != "attribute"
+                    || cx.text(func.child_by_field_name("attribute")?) != "format"
+                {
+                    return None;
+                }
+                let obj = self.message(func.child_by_field_name("object")?, cx, depth)?;
+                if obj.has_placeholders() {
+                    return None;
+                }
+                Some(brace_template(&obj.message()))
+            }
+            "identifier" if depth < MAX_FOLLOW => {
+                let v = self.local_value(node, cx.text(node), cx)?;
+                self.message(v, cx, depth + 1)
+            }
+            _ => None,
+        }
+    }
+}
+
+fn placeholder(node: Node<'_>, cx: &Cx<'_>) -> Template {
+    Template::placeholder(format!("{{{}}}", compact(node, cx.src)))
+}
+
+/// A string literal: its text with escapes resolved (unless raw), and for an f-string each
+/// interpolation a placeholder as written.
+fn string_template(node: Node<'_>, cx: &Cx<'_>) -> Template {
+    let mut t = Template::default();
+    let mut raw = false;
+    let mut fstring = false;
+    let mut c = node.walk();
+    for part in node.children(&mut c) {
+        match part.kind() {
+            "string_start" => {
+                let prefix = cx.text(part).to_ascii_lowercase();
+                raw = prefix.contains('r');
+                fstring = prefix.contains('f');
+            }
+            "string_content" => {
+                let mut text = cx.text(part).to_owned();
+                if fstring {
+                    text = text.replace("{{", "{").replace("}}", "}");
+                }
+                if !raw {
+                    text = unescape(&text);
+                }
+                t.push_literal(&text);
+            }
+            "escape_sequence" if !raw => t.push_literal(&unescape(cx.text(part))),
+            "interpolation" => t.push_placeholder(compact(part, cx.src)),
+            _ => {}
+        }
+    }
+    t
+}
+
+fn status_of(node: Node<'_>, cx: &Cx<'_>) -> Option<u16> {
+    let t = cx.text(node);
+    match node.kind() {
+        "integer" => {
+            let n: i64 = t.parse().ok()?;
+            is_http_status(n).then_some(n as u16)
+        }
+        "attribute" => http_status_from_name(t),
+        _ => None,
     }
 }
