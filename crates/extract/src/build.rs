@@ -10,6 +10,9 @@ use crate::{Provenance, Site};
 /// Lines of context on each side of the raising line.
 const WINDOW: u32 = 18;
 
+/// Longest line kept in a source window, in bytes: a minified line is cut, marked with `…`.
+const MAX_WINDOW_LINE: usize = 1000;
+
 /// The records of the sites of one file. `file_path` is relative to the repository root;
 /// `analyzed_at` stamps both `analyzedAt` and `contentChangedAt` (the store keeps the earlier
 /// `contentChangedAt` of a record whose content did not change).
@@ -46,7 +49,11 @@ pub fn build_records(
             let line = site.line.min(last_line);
             let start = line.saturating_sub(WINDOW).max(1);
             let end = (line + WINDOW).min(last_line);
-            let source_code = lines[(start - 1) as usize..end as usize].join("\n");
+            let source_code = lines[(start - 1) as usize..end as usize]
+                .iter()
+                .map(|l| clip(l))
+                .collect::<Vec<_>>()
+                .join("\n");
             let e = errata_explain::explain(&errata_explain::Site {
                 lang,
                 error_type: site.error_type,
@@ -94,4 +101,16 @@ pub fn build_records(
             }
         })
         .collect()
+}
+
+/// A line cut to at most [`MAX_WINDOW_LINE`] bytes, at a character boundary.
+fn clip(line: &str) -> std::borrow::Cow<'_, str> {
+    if line.len() <= MAX_WINDOW_LINE {
+        return line.into();
+    }
+    let mut end = MAX_WINDOW_LINE;
+    while !line.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{} …", &line[..end]).into()
 }

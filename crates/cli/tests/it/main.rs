@@ -2,4 +2,5 @@
 
 mod golden;
 mod languages;
+mod robustness;
 mod util;

@@ -101,7 +101,11 @@ impl Cx<'_> {
     }
 }
 
-/// Finds every error site of a parsed file.
+/// The most sites kept from one file: past it a file is machine-written, and its records would
+/// only cost memory.
+pub const MAX_SITES_PER_FILE: usize = 10_000;
+
+/// Finds every error site of a parsed file (at most [`MAX_SITES_PER_FILE`]).
 pub fn find_sites(lang: Lang, tree: &Tree, src: &str, include_tests: bool) -> Vec<Site> {
     let cx = Cx { src, include_tests };
     let rules: &dyn Rules = match lang {
@@ -122,6 +126,11 @@ pub fn find_sites(lang: Lang, tree: &Tree, src: &str, include_tests: bool) -> Ve
         } else if !consumed.contains(&node.id()) {
             if let Some(found) = rules.site(node, &cx) {
                 consumed.extend(found.consumed.iter().map(|n| n.id()));
+                if sites.len() >= MAX_SITES_PER_FILE {
+                    tracing::warn!("more than {MAX_SITES_PER_FILE} error sites in one file; the rest are not recorded");
+                    sites.sort_by_key(|s: &Site| s.line);
+                    return sites;
+                }
                 if !found.template.is_empty() && !found.template.message().trim().is_empty() {
                     let stmt = rules.statement_of(found.at);
                     sites.push(Site {
