@@ -42,6 +42,9 @@
 #
 # The table goes to stdout and to bench/out/index.md; progress and command logs go to stderr
 # and bench/out/logs/. Everything the script writes stays under bench/out/.
+#
+# The ast-grep patterns below are in single quotes on purpose: $E and $$$ are ast-grep's.
+# shellcheck disable=SC2016
 set -euo pipefail
 
 caller_pwd=$PWD
@@ -56,7 +59,7 @@ die() {
 }
 
 usage() {
-  sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d' | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,/^# and bench\/out\/logs/p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -324,8 +327,10 @@ rows=()
 notes=()
 for corpus in "${corpora[@]}"; do
   dir=$("prepare_$corpus")
-  read -r files bytes <<<"$(measure "$dir" $(exts_of "$corpus"))"
-  read -r _ any_bytes <<<"$(measure "$dir" $(exts_of any))"
+  read -ra lang_exts <<<"$(exts_of "$corpus")"
+  read -ra all_exts <<<"$(exts_of any)"
+  read -r files bytes <<<"$(measure "$dir" "${lang_exts[@]}")"
+  read -r _ any_bytes <<<"$(measure "$dir" "${all_exts[@]}")"
   log "== $corpus: $dir ($files files, $bytes bytes)"
   stamp=$(date +%Y%m%d-%H%M%S)
 

@@ -24,6 +24,8 @@ pub struct Options {
     pub jobs: usize,
     /// Files larger than this are skipped as too large.
     pub max_file_size: u64,
+    /// Gitignore-style globs of paths not to read, relative to the walked folder.
+    pub exclude: Vec<String>,
 }
 
 impl Default for Options {
@@ -33,6 +35,7 @@ impl Default for Options {
             all: false,
             jobs: 0,
             max_file_size: 4 * 1024 * 1024,
+            exclude: Vec::new(),
         }
     }
 }
@@ -108,6 +111,8 @@ const VENDORED: &[&str] = &[
 /// Walks `path`, reads every file it should, and hands each outcome to `sink`, from worker
 /// threads. `known` maps the repository-relative paths already stored to their content hash:
 /// such a file is not parsed again when its content is the same.
+///
+/// Fails only when an `exclude` glob is not a valid glob.
 pub fn index(
     path: &Path,
     prov: &Provenance,
@@ -115,8 +120,15 @@ pub fn index(
     known: &HashMap<String, String>,
     analyzed_at: &str,
     sink: &(dyn Fn(Event) + Sync),
-) {
+) -> Result<(), ignore::Error> {
     let mut builder = WalkBuilder::new(path);
+    if !options.exclude.is_empty() {
+        let mut ov = ignore::overrides::OverrideBuilder::new(path);
+        for glob in &options.exclude {
+            ov.add(&format!("!{glob}"))?;
+        }
+        builder.overrides(ov.build()?);
+    }
     builder
         .threads(options.jobs)
         .follow_links(false)
@@ -182,6 +194,7 @@ pub fn index(
             WalkState::Continue
         })
     });
+    Ok(())
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -30,6 +30,9 @@ pub(crate) struct IndexArgs {
     /// Worker threads (default: one per core).
     #[arg(long, short = 'j', value_name = "N", default_value_t = 0)]
     jobs: usize,
+    /// Do not read paths matching this gitignore-style glob (repeatable), e.g. 'site-packages'.
+    #[arg(long, value_name = "GLOB")]
+    exclude: Vec<String>,
     /// Skip files larger than this many bytes.
     #[arg(long, value_name = "BYTES", default_value_t = 4 * 1024 * 1024)]
     max_file_size: u64,
@@ -84,6 +87,7 @@ pub(crate) fn run(g: &Global, args: IndexArgs) -> Result<()> {
         all: args.all,
         jobs: args.jobs,
         max_file_size: args.max_file_size,
+        exclude: args.exclude.clone(),
     };
     let started = Instant::now();
     let mut tally = Tally::default();
@@ -112,11 +116,11 @@ fn index_one(
     std::thread::scope(|scope| -> Result<()> {
         let known = &known;
         let analyzed_at = analyzed_at.as_str();
-        scope.spawn(move || {
+        let walker = scope.spawn(move || {
             let sink = move |e: Event| {
                 let _ = tx.send(e);
             };
-            errata_extract::index(path, prov, options, known, analyzed_at, &sink);
+            errata_extract::index(path, prov, options, known, analyzed_at, &sink)
         });
         let mut batch: Vec<FileUpdate> = Vec::with_capacity(BATCH);
         let mut last_flush = Instant::now();
@@ -168,6 +172,10 @@ fn index_one(
         if !batch.is_empty() {
             tally.written += store.write_batch(&batch, prov.sha.as_deref(), &permalink, &now())?;
         }
+        walker
+            .join()
+            .expect("the walk does not panic")
+            .map_err(|e| Failure::Usage(format!("bad --exclude glob: {e}")))?;
         Ok(())
     })?;
     bar.finish_and_clear();

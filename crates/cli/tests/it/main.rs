@@ -1,5 +1,6 @@
 //! errata's integration tests: the binary run as a user runs it.
 
+mod corpora;
 mod golden;
 mod languages;
 mod robustness;
