@@ -101,6 +101,9 @@ fn parse_remote(url: &str) -> Option<(String, String)> {
     };
     let rest = rest.rsplit_once('@').map(|(_, r)| r).unwrap_or(rest);
     let (host, path) = rest.split_once([':', '/'])?;
+    if host.is_empty() {
+        return None; // a local path
+    }
     // `host:22/o/r` (a port) or `host:o/r` (scp form).
     let path = match path.split_once('/') {
         Some((port, p)) if port.chars().all(|c| c.is_ascii_digit()) => p,

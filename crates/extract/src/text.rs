@@ -251,8 +251,10 @@ mod tests {
     fn printf() {
         let t = printf_template("open %s: %5.2f%% done, %[1]d %(name)r %w");
         assert_eq!(t.message(), "open %s: %5.2f% done, %[1]d %(name)r %w");
-        assert_eq!(t.segments().len(), 9);
-        assert_eq!(printf_template("100% sure").segments().len(), 1);
+        assert_eq!(t.segments().len(), 10);
+        assert_eq!(printf_template("done at 100%").segments().len(), 1);
+        // `% s` is a directive with the space flag, as printf reads it.
+        assert_eq!(printf_template("100% sure").segments().len(), 3);
     }
 
     #[test]

@@ -261,6 +261,16 @@ fn read_one(
             parse_errors: false,
         });
     }
+    if !crate::rules::may_have_sites(lang, &bytes) {
+        return Event::File(FileIndexed {
+            path: rel,
+            lang,
+            bytes: size,
+            hash,
+            records: Some(Vec::new()),
+            parse_errors: false,
+        });
+    }
     let is_tsx = p.extension().is_some_and(|e| e == "tsx");
     let parser = parsers.entry((lang, is_tsx)).or_insert_with(|| {
         let mut parser = tree_sitter::Parser::new();

@@ -1,4 +1,5 @@
 //! errata's integration tests: the binary run as a user runs it.
+#![allow(clippy::print_stderr, clippy::print_stdout)]
 
 mod corpora;
 mod golden;

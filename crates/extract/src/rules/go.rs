@@ -12,6 +12,10 @@ pub(crate) struct Go;
 const MAX_FOLLOW: u8 = 3;
 
 impl Rules for Go {
+    fn site_kinds(&self) -> &'static [&'static str] {
+        &["call_expression"]
+    }
+
     fn site<'t>(&self, node: Node<'t>, cx: &Cx<'_>) -> Option<Found<'t>> {
         if node.kind() != "call_expression" {
             return None;

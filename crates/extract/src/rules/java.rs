@@ -13,6 +13,14 @@ pub(crate) struct Java;
 const MAX_FOLLOW: u8 = 3;
 
 impl Rules for Java {
+    fn site_kinds(&self) -> &'static [&'static str] {
+        &[
+            "throw_statement",
+            "object_creation_expression",
+            "method_invocation",
+        ]
+    }
+
     fn site<'t>(&self, node: Node<'t>, cx: &Cx<'_>) -> Option<Found<'t>> {
         match node.kind() {
             "throw_statement" => {

@@ -22,6 +22,10 @@ struct ErrorValue<'t> {
 }
 
 impl Rules for Js {
+    fn site_kinds(&self) -> &'static [&'static str] {
+        &["throw_statement", "call_expression", "new_expression"]
+    }
+
     fn site<'t>(&self, node: Node<'t>, cx: &Cx<'_>) -> Option<Found<'t>> {
         match node.kind() {
             "throw_statement" => {

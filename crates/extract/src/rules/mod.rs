@@ -8,6 +8,9 @@ mod python;
 mod rust;
 
 use std::collections::HashSet;
+use std::sync::OnceLock;
+
+use aho_corasick::AhoCorasick;
 
 use errata_lang::Lang;
 use errata_model::{ErrorType, Severity, Template};
@@ -103,48 +106,105 @@ impl Cx<'_> {
 
 /// The most sites kept from one file: past it a file is machine-written, and its records would
 /// only cost memory.
-pub const MAX_SITES_PER_FILE: usize = 10_000;
+pub(crate) const MAX_SITES_PER_FILE: usize = 10_000;
 
-/// Finds every error site of a parsed file (at most [`MAX_SITES_PER_FILE`]).
-pub fn find_sites(lang: Lang, tree: &Tree, src: &str, include_tests: bool) -> Vec<Site> {
-    let cx = Cx { src, include_tests };
-    let rules: &dyn Rules = match lang {
+fn rules_of(lang: Lang) -> &'static dyn Rules {
+    match lang {
         Lang::TypeScript | Lang::JavaScript => &js::Js,
         Lang::Python => &python::Python,
         Lang::Go => &go::Go,
         Lang::Rust => &rust::Rust,
         Lang::Java => &java::Java,
-    };
-    let mut consumed: HashSet<usize> = HashSet::new();
-    let mut sites = Vec::new();
+    }
+}
+
+/// Which rules look at a node, by kind id: most nodes are of kinds no rule looks at.
+fn kind_table(rules: &dyn Rules, grammar: &tree_sitter::Language) -> Vec<u8> {
+    let mut wanted = vec![0u8; grammar.node_kind_count() + 1];
+    for id in 0..grammar.node_kind_count() as u16 {
+        let Some(kind) = grammar.node_kind_for_id(id) else {
+            continue;
+        };
+        if rules.site_kinds().contains(&kind) {
+            wanted[id as usize] |= SITE;
+        }
+        if rules.scope_kinds().contains(&kind) {
+            wanted[id as usize] |= SCOPE;
+        }
+    }
+    wanted
+}
+
+/// How far above a trigger word the node of its site can be.
+const TRIGGER_REACH: usize = 8;
+
+/// Finds every error site of a parsed file (at most [`MAX_SITES_PER_FILE`]).
+///
+/// Rather than visiting every node, it starts from the trigger words of the language (see
+/// [`triggers`]) and looks at the few nodes above each: every rule's construct holds one of them
+/// within [`TRIGGER_REACH`] levels. The candidates are then taken in document order, outer before
+/// inner, as a full walk would visit them.
+pub fn find_sites(lang: Lang, tree: &Tree, src: &str, include_tests: bool) -> Vec<Site> {
+    let rules = rules_of(lang);
+    let wanted = kind_table(rules, &tree.language());
+    let want = |n: Node<'_>| wanted.get(n.kind_id() as usize).copied().unwrap_or(0);
+    let cx = Cx { src, include_tests };
+    let mut seen: HashSet<usize> = HashSet::new();
+    let mut candidates: Vec<Node<'_>> = Vec::new();
+    let mut path: Vec<Node<'_>> = Vec::new();
+    let mut cursor = tree.walk();
+    for (start, end) in trigger_matches(lang, src.as_bytes()) {
+        // The nodes from the root down to the smallest one holding the word. A cursor keeps
+        // the path; asking each node for its parent would search from the root every time.
+        cursor.reset(tree.root_node());
+        path.clear();
+        path.push(cursor.node());
+        while cursor.goto_first_child_for_byte(start).is_some() {
+            let n = cursor.node();
+            if n.start_byte() > start || n.end_byte() < end {
+                break;
+            }
+            path.push(n);
+        }
+        // Nothing inside a skipped scope (a test module) is a site.
+        let first_kept = path
+            .iter()
+            .position(|n| want(*n) & SCOPE != 0 && rules.skip_subtree(*n, &cx))
+            .unwrap_or(path.len());
+        let reach_start = path.len().saturating_sub(TRIGGER_REACH + 1);
+        for n in &path[reach_start..first_kept.max(reach_start)] {
+            if want(*n) & SITE != 0 && seen.insert(n.id()) {
+                candidates.push(*n);
+            }
+        }
+    }
+    candidates.sort_by_key(|n| (n.start_byte(), std::cmp::Reverse(n.end_byte())));
+    let mut collector = Collector::default();
+    for node in candidates {
+        if !collector.offer(rules, node, &cx) {
+            break;
+        }
+    }
+    collector.finish()
+}
+
+/// The same sites as [`find_sites`], found by visiting every node: the reference it is tested
+/// against.
+#[doc(hidden)]
+pub fn find_sites_by_walk(lang: Lang, tree: &Tree, src: &str, include_tests: bool) -> Vec<Site> {
+    let rules = rules_of(lang);
+    let wanted = kind_table(rules, &tree.language());
+    let cx = Cx { src, include_tests };
+    let mut collector = Collector::default();
     let mut cursor = tree.walk();
     loop {
         let node = cursor.node();
+        let want = wanted.get(node.kind_id() as usize).copied().unwrap_or(0);
         let mut descend = true;
-        if rules.skip_subtree(node, &cx) {
+        if want & SCOPE != 0 && rules.skip_subtree(node, &cx) {
             descend = false;
-        } else if !consumed.contains(&node.id()) {
-            if let Some(found) = rules.site(node, &cx) {
-                consumed.extend(found.consumed.iter().map(|n| n.id()));
-                if sites.len() >= MAX_SITES_PER_FILE {
-                    tracing::warn!("more than {MAX_SITES_PER_FILE} error sites in one file; the rest are not recorded");
-                    sites.sort_by_key(|s: &Site| s.line);
-                    return sites;
-                }
-                if !found.template.is_empty() && !found.template.message().trim().is_empty() {
-                    let stmt = rules.statement_of(found.at);
-                    sites.push(Site {
-                        line: stmt.start_position().row as u32 + 1,
-                        template: found.template,
-                        error_type: found.error_type,
-                        class: found.class,
-                        code: found.code,
-                        status: found.status,
-                        severity: found.severity,
-                        function: rules.function_name(found.at, &cx),
-                    });
-                }
-            }
+        } else if want & SITE != 0 && !collector.offer(rules, node, &cx) {
+            return collector.finish();
         }
         if descend && cursor.goto_first_child() {
             continue;
@@ -154,15 +214,194 @@ pub fn find_sites(lang: Lang, tree: &Tree, src: &str, include_tests: bool) -> Ve
                 break;
             }
             if !cursor.goto_parent() {
-                sites.sort_by_key(|s| s.line);
-                return sites;
+                return collector.finish();
             }
         }
     }
 }
 
+/// Sites as they are found, in document order, outer nodes before inner ones.
+#[derive(Default)]
+struct Collector {
+    consumed: HashSet<usize>,
+    sites: Vec<Site>,
+}
+
+impl Collector {
+    /// Runs the rules on `node`; false once the file has given [`MAX_SITES_PER_FILE`] sites.
+    fn offer(&mut self, rules: &dyn Rules, node: Node<'_>, cx: &Cx<'_>) -> bool {
+        if self.consumed.contains(&node.id()) {
+            return true;
+        }
+        let Some(found) = rules.site(node, cx) else {
+            return true;
+        };
+        self.consumed.extend(found.consumed.iter().map(|n| n.id()));
+        if self.sites.len() >= MAX_SITES_PER_FILE {
+            tracing::warn!(
+                "more than {MAX_SITES_PER_FILE} error sites in one file; the rest are not recorded"
+            );
+            return false;
+        }
+        if !found.template.is_empty() && !found.template.message().trim().is_empty() {
+            let stmt = rules.statement_of(found.at);
+            self.sites.push(Site {
+                line: stmt.start_position().row as u32 + 1,
+                template: found.template,
+                error_type: found.error_type,
+                class: found.class,
+                code: found.code,
+                status: found.status,
+                severity: found.severity,
+                function: rules.function_name(found.at, cx),
+            });
+        }
+        true
+    }
+
+    fn finish(mut self) -> Vec<Site> {
+        self.sites.sort_by_key(|s| s.line);
+        self.sites
+    }
+}
+
+/// Words without which a file of `lang` cannot hold an error site: `(case-sensitive,
+/// case-insensitive)`. A file with none of them is not parsed. Every rule's construct must
+/// contain one of these words; the fixtures and the recall tests on real code hold them to it.
+pub(crate) fn triggers(lang: Lang) -> (&'static [&'static str], &'static [&'static str]) {
+    // A logging call needs a receiver that `is_logger` accepts; each of those contains one of
+    // these (case-insensitively).
+    const LOGGERS: &[&str] = &["log", "console", "zap", "sugar", "tracing"];
+    const JS: &[&str] = &[
+        "throw",
+        "reject",
+        "error",
+        "exception",
+        "status",
+        "code",
+        "json",
+        "log",
+        "console",
+        "zap",
+        "sugar",
+        "tracing",
+    ];
+    const PY: &[&str] = &[
+        "raise",
+        "assert",
+        "abort",
+        "httpexception",
+        "warn",
+        "exit",
+        "log",
+        "console",
+        "zap",
+        "sugar",
+        "tracing",
+    ];
+    const JAVA: &[&str] = &[
+        "log",
+        "console",
+        "zap",
+        "sugar",
+        "tracing",
+        "exception",
+        "error",
+    ];
+    match lang {
+        Lang::TypeScript | Lang::JavaScript => (&[], JS),
+        Lang::Python => (&[], PY),
+        Lang::Go => (
+            &[
+                "errors.New",
+                "Errorf",
+                "status.Error",
+                "http.Error",
+                "panic",
+            ],
+            LOGGERS,
+        ),
+        Lang::Rust => (
+            &[
+                "panic",
+                "unreachable",
+                "unimplemented",
+                "todo",
+                "assert",
+                "anyhow",
+                "bail",
+                "eyre",
+                "format_err",
+                "ensure",
+                "error",
+                "warn",
+                "expect",
+                "Err",
+            ],
+            &[],
+        ),
+        Lang::Java => (&["throw"], JAVA),
+    }
+}
+
+/// The trigger automata of a language: case-sensitive words, and case-insensitive ones.
+fn automata(lang: Lang) -> &'static (Option<AhoCorasick>, Option<AhoCorasick>) {
+    static ALL: OnceLock<Vec<(Option<AhoCorasick>, Option<AhoCorasick>)>> = OnceLock::new();
+    let all = ALL.get_or_init(|| {
+        Lang::ALL
+            .into_iter()
+            .map(|l| {
+                let (exact, folded) = triggers(l);
+                let build = |words: &[&str], fold: bool| {
+                    (!words.is_empty()).then(|| {
+                        AhoCorasick::builder()
+                            .ascii_case_insensitive(fold)
+                            .build(words)
+                            .expect("the trigger words are valid patterns")
+                    })
+                };
+                (build(exact, false), build(folded, true))
+            })
+            .collect()
+    });
+    let i = Lang::ALL
+        .iter()
+        .position(|l| *l == lang)
+        .expect("every language has automata");
+    &all[i]
+}
+
+/// Whether `src` holds any trigger word of `lang` (see [`triggers`]): a file without one is
+/// not parsed, as ripgrep skips what a literal cannot match.
+pub(crate) fn may_have_sites(lang: Lang, src: &[u8]) -> bool {
+    let (exact, folded) = automata(lang);
+    exact.as_ref().is_some_and(|a| a.is_match(src))
+        || folded.as_ref().is_some_and(|a| a.is_match(src))
+}
+
+/// Byte ranges of every trigger word in `src`, overlapping ones included.
+fn trigger_matches(lang: Lang, src: &[u8]) -> Vec<(usize, usize)> {
+    let (exact, folded) = automata(lang);
+    let mut out = Vec::new();
+    for a in [exact, folded].into_iter().flatten() {
+        out.extend(a.find_overlapping_iter(src).map(|m| (m.start(), m.end())));
+    }
+    out
+}
+
+const SITE: u8 = 1;
+const SCOPE: u8 = 2;
+
 /// The rules of one language.
 pub(crate) trait Rules {
+    /// The node kinds [`Rules::site`] looks at; it is called for no other node.
+    fn site_kinds(&self) -> &'static [&'static str];
+
+    /// The node kinds [`Rules::skip_subtree`] looks at.
+    fn scope_kinds(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// The error site at `node`, if `node` raises or reports one.
     fn site<'t>(&self, node: Node<'t>, cx: &Cx<'_>) -> Option<Found<'t>>;
 

@@ -21,6 +21,10 @@ struct Args {
 }
 
 impl Rules for Python {
+    fn site_kinds(&self) -> &'static [&'static str] {
+        &["raise_statement", "assert_statement", "call"]
+    }
+
     fn site<'t>(&self, node: Node<'t>, cx: &Cx<'_>) -> Option<Found<'t>> {
         match node.kind() {
             "raise_statement" => self.raise(node, cx),

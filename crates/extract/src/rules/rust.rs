@@ -11,6 +11,14 @@ use crate::text::{brace_template, strip_quotes, unescape};
 pub(crate) struct Rust;
 
 impl Rules for Rust {
+    fn site_kinds(&self) -> &'static [&'static str] {
+        &["macro_invocation", "call_expression", "attribute_item"]
+    }
+
+    fn scope_kinds(&self) -> &'static [&'static str] {
+        &["mod_item", "function_item"]
+    }
+
     fn site<'t>(&self, node: Node<'t>, cx: &Cx<'_>) -> Option<Found<'t>> {
         match node.kind() {
             "macro_invocation" => self.macro_site(node, cx),
