@@ -35,7 +35,7 @@ mod walk;
 pub use build::build_records;
 pub use provenance::Provenance;
 pub use rules::{find_sites, find_sites_by_walk, Site};
-pub use walk::{index, is_test_path, Event, FileIndexed, Options, Skip};
+pub use walk::{index, is_test_path, Event, FileIndexed, Options, Skip, WalkSummary};
 
 use errata_lang::Lang;
 use std::path::Path;

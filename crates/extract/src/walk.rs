@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use errata_lang::Lang;
@@ -43,6 +44,7 @@ impl Default for Options {
 /// Why a file was not read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Skip {
+    Gitignored,
     Vendored,
     Test,
     Minified,
@@ -58,7 +60,8 @@ pub enum Skip {
 impl Skip {
     pub fn as_str(self) -> &'static str {
         match self {
-            Skip::Vendored => "vendored",
+            Skip::Gitignored => "gitignored",
+            Skip::Vendored => "vendored folders",
             Skip::Test => "test files",
             Skip::Minified => "minified",
             Skip::Generated => "generated",
@@ -112,7 +115,8 @@ const VENDORED: &[&str] = &[
 /// threads. `known` maps the repository-relative paths already stored to their content hash:
 /// such a file is not parsed again when its content is the same.
 ///
-/// Fails only when an `exclude` glob is not a valid glob.
+/// Returns what the walk left out without reading (vendored folders, gitignored files). Fails
+/// only when an `exclude` glob is not a valid glob.
 pub fn index(
     path: &Path,
     prov: &Provenance,
@@ -120,7 +124,8 @@ pub fn index(
     known: &HashMap<String, String>,
     analyzed_at: &str,
     sink: &(dyn Fn(Event) + Sync),
-) -> Result<(), ignore::Error> {
+) -> Result<WalkSummary, ignore::Error> {
+    let vendored = Arc::new(AtomicU64::new(0));
     let mut builder = WalkBuilder::new(path);
     if !options.exclude.is_empty() {
         let mut ov = ignore::overrides::OverrideBuilder::new(path);
@@ -137,9 +142,15 @@ pub fn index(
         builder.standard_filters(false);
     } else {
         builder.require_git(false);
-        builder.filter_entry(|e| {
+        let vendored = Arc::clone(&vendored);
+        builder.filter_entry(move |e| {
             let is_dir = e.file_type().is_some_and(|t| t.is_dir());
-            !(is_dir && e.depth() > 0 && VENDORED.contains(&e.file_name().to_str().unwrap_or("")))
+            let skip =
+                is_dir && e.depth() > 0 && VENDORED.contains(&e.file_name().to_str().unwrap_or(""));
+            if skip {
+                vendored.fetch_add(1, Ordering::Relaxed);
+            }
+            !skip
         });
     }
     let root = Arc::new(prov.root.clone());
@@ -194,7 +205,53 @@ pub fn index(
             WalkState::Continue
         })
     });
-    Ok(())
+    Ok(WalkSummary {
+        vendored_dirs: vendored.load(Ordering::Relaxed),
+        gitignored_files: if options.all {
+            0
+        } else {
+            count_gitignored(path).unwrap_or(0)
+        },
+    })
+}
+
+/// What a walk left out without reading.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct WalkSummary {
+    /// Vendored folders (`node_modules`, `vendor`, ...) not entered.
+    pub vendored_dirs: u64,
+    /// Files of a supported language that git ignores, when the tree is a git checkout.
+    pub gitignored_files: u64,
+}
+
+/// Files of a supported language under `path` that git ignores (`None` outside git).
+fn count_gitignored(path: &Path) -> Option<u64> {
+    let dir = if path.is_dir() { path } else { path.parent()? };
+    let out = std::process::Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args([
+            "ls-files",
+            "-z",
+            "--others",
+            "--ignored",
+            "--exclude-standard",
+            "--",
+            ".",
+        ])
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    let n = out
+        .stdout
+        .split(|b| *b == 0)
+        .filter_map(|p| std::str::from_utf8(p).ok())
+        .filter(|p| !p.is_empty() && Lang::from_path(Path::new(p)).is_some())
+        .count();
+    Some(n as u64)
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -153,7 +153,7 @@ fn index_one(
                     detail,
                 } => {
                     *tally.skipped.entry(reason).or_default() += 1;
-                    if !matches!(reason, Skip::Test | Skip::Vendored)
+                    if !matches!(reason, Skip::Test | Skip::Vendored | Skip::Gitignored)
                         && tally.skipped_examples.len() < 20
                     {
                         tally.skipped_examples.push((path, reason, detail));
@@ -172,10 +172,18 @@ fn index_one(
         if !batch.is_empty() {
             tally.written += store.write_batch(&batch, prov.sha.as_deref(), &permalink, &now())?;
         }
-        walker
+        let walked = walker
             .join()
             .expect("the walk does not panic")
             .map_err(|e| Failure::Usage(format!("bad --exclude glob: {e}")))?;
+        for (reason, n) in [
+            (Skip::Vendored, walked.vendored_dirs),
+            (Skip::Gitignored, walked.gitignored_files),
+        ] {
+            if n > 0 {
+                *tally.skipped.entry(reason).or_default() += n;
+            }
+        }
         Ok(())
     })?;
     bar.finish_and_clear();

@@ -138,6 +138,7 @@ fn bad_files_are_reported_and_skipped_and_the_run_goes_on() {
     assert!(stderr.contains("gen.go: generated"), "{stderr}");
     assert!(stderr.contains("syntax errors"), "{stderr}");
     assert!(stderr.contains("pipe.ts: not a regular file"), "{stderr}");
+    assert!(stderr.contains("1 vendored folders"), "{stderr}");
 
     let messages: Vec<String> = s
         .records()
@@ -273,4 +274,32 @@ fn show_finds_a_record_by_slug_and_by_id() {
     let json: serde_json::Value =
         serde_json::from_str(&s.ok(&["show", r["id"].as_str().unwrap(), "--json"])).unwrap();
     assert_eq!(json["id"], r["id"]);
+}
+
+#[test]
+fn gitignored_files_are_counted_in_the_summary() {
+    let s = Scratch::new();
+    s.write("t/.gitignore", "build/\n");
+    s.write("t/src/a.py", "raise ValueError('kept')\n");
+    s.write("t/build/out.py", "raise ValueError('ignored')\n");
+    let git = |args: &[&str]| {
+        let ok = std::process::Command::new("git")
+            .args(args)
+            .current_dir(s.path().join("t"))
+            .output()
+            .unwrap()
+            .status
+            .success();
+        assert!(ok, "git {args:?}");
+    };
+    git(&["init", "-q"]);
+    let out = s.errata(&["index", "t"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("1 gitignored"), "{stderr}");
+    let messages: Vec<String> = s
+        .records()
+        .iter()
+        .map(|r| r["errorMessage"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(messages, ["kept"]);
 }

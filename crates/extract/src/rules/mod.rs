@@ -179,7 +179,7 @@ pub fn find_sites(lang: Lang, tree: &Tree, src: &str, include_tests: bool) -> Ve
         }
     }
     candidates.sort_by_key(|n| (n.start_byte(), std::cmp::Reverse(n.end_byte())));
-    let mut collector = Collector::default();
+    let mut collector = Collector::new(tree.root_node());
     for node in candidates {
         if !collector.offer(rules, node, &cx) {
             break;
@@ -195,7 +195,7 @@ pub fn find_sites_by_walk(lang: Lang, tree: &Tree, src: &str, include_tests: boo
     let rules = rules_of(lang);
     let wanted = kind_table(rules, &tree.language());
     let cx = Cx { src, include_tests };
-    let mut collector = Collector::default();
+    let mut collector = Collector::new(tree.root_node());
     let mut cursor = tree.walk();
     loop {
         let node = cursor.node();
@@ -220,16 +220,50 @@ pub fn find_sites_by_walk(lang: Lang, tree: &Tree, src: &str, include_tests: boo
     }
 }
 
+/// The nodes from the root down to `node`, found with a cursor: asking each node for its
+/// parent would search down from the root every time.
+fn path_to<'t>(root: Node<'t>, node: Node<'t>) -> Vec<Node<'t>> {
+    let mut path = vec![root];
+    let mut cursor = root.walk();
+    while cursor.node().id() != node.id() {
+        if cursor
+            .goto_first_child_for_byte(node.start_byte())
+            .is_none()
+        {
+            break;
+        }
+        loop {
+            let c = cursor.node();
+            if c.start_byte() <= node.start_byte() && c.end_byte() >= node.end_byte() {
+                break;
+            }
+            if !cursor.goto_next_sibling() {
+                return path;
+            }
+        }
+        path.push(cursor.node());
+    }
+    path
+}
+
 /// Sites as they are found, in document order, outer nodes before inner ones.
-#[derive(Default)]
-struct Collector {
+struct Collector<'t> {
+    root: Node<'t>,
     consumed: HashSet<usize>,
     sites: Vec<Site>,
 }
 
-impl Collector {
+impl<'t> Collector<'t> {
+    fn new(root: Node<'t>) -> Collector<'t> {
+        Collector {
+            root,
+            consumed: HashSet::new(),
+            sites: Vec::new(),
+        }
+    }
+
     /// Runs the rules on `node`; false once the file has given [`MAX_SITES_PER_FILE`] sites.
-    fn offer(&mut self, rules: &dyn Rules, node: Node<'_>, cx: &Cx<'_>) -> bool {
+    fn offer(&mut self, rules: &dyn Rules, node: Node<'t>, cx: &Cx<'_>) -> bool {
         if self.consumed.contains(&node.id()) {
             return true;
         }
@@ -244,7 +278,8 @@ impl Collector {
             return false;
         }
         if !found.template.is_empty() && !found.template.message().trim().is_empty() {
-            let stmt = rules.statement_of(found.at);
+            let path = path_to(self.root, found.at);
+            let stmt = rules.statement_of(&path);
             self.sites.push(Site {
                 line: stmt.start_position().row as u32 + 1,
                 template: found.template,
@@ -253,7 +288,7 @@ impl Collector {
                 code: found.code,
                 status: found.status,
                 severity: found.severity,
-                function: rules.function_name(found.at, cx),
+                function: rules.function_name(&path, cx),
             });
         }
         true
@@ -418,22 +453,23 @@ pub(crate) trait Rules {
     /// Whether a node of this kind is a function, whose body bounds the search for a local.
     fn is_function(&self, kind: &str) -> bool;
 
-    /// The name of the function `node` is in.
-    fn function_name(&self, node: Node<'_>, cx: &Cx<'_>) -> Option<String> {
-        let mut n = node.parent();
-        while let Some(p) = n {
-            if self.is_function(p.kind()) {
-                if let Some(name) = p.child_by_field_name("name") {
-                    return Some(cx.text(name).to_owned());
-                }
-                // An anonymous function assigned to a name: `const f = () => ...`.
-                if let Some(parent) = p.parent() {
-                    if let Some(name) = parent.child_by_field_name("name") {
-                        return Some(cx.text(name).to_owned());
-                    }
-                }
+    /// The name of the function a node is in; `path` runs from the root to the node.
+    fn function_name(&self, path: &[Node<'_>], cx: &Cx<'_>) -> Option<String> {
+        let above = &path[..path.len().saturating_sub(1)];
+        for (i, p) in above.iter().enumerate().rev() {
+            if !self.is_function(p.kind()) {
+                continue;
             }
-            n = p.parent();
+            if let Some(name) = p.child_by_field_name("name") {
+                return Some(cx.text(name).to_owned());
+            }
+            // An anonymous function assigned to a name: `const f = () => ...`.
+            if let Some(name) = i
+                .checked_sub(1)
+                .and_then(|j| above[j].child_by_field_name("name"))
+            {
+                return Some(cx.text(name).to_owned());
+            }
         }
         None
     }
@@ -441,17 +477,19 @@ pub(crate) trait Rules {
     /// The value `stmt` gives to `name`, if `stmt` declares or assigns it.
     fn assigned_value<'t>(&self, stmt: Node<'t>, name: &str, cx: &Cx<'_>) -> Option<Node<'t>>;
 
-    /// The statement a site at `node` belongs to.
-    fn statement_of<'t>(&self, node: Node<'t>) -> Node<'t> {
-        let mut n = node;
+    /// The statement a site belongs to; `path` runs from the root to the site's node.
+    fn statement_of<'t>(&self, path: &[Node<'t>]) -> Node<'t> {
+        let mut i = path.len() - 1;
         loop {
-            if self.is_statement(n.kind()) {
+            let n = path[i];
+            if self.is_statement(n.kind()) || i == 0 {
                 return n;
             }
-            match n.parent() {
-                Some(p) if !self.is_function(p.kind()) && !is_block(p.kind()) => n = p,
-                _ => return n,
+            let p = path[i - 1];
+            if self.is_function(p.kind()) || is_block(p.kind()) {
+                return n;
             }
+            i -= 1;
         }
     }
 
