@@ -307,19 +307,16 @@ pub(crate) fn triggers(lang: Lang) -> (&'static [&'static str], &'static [&'stat
     // A logging call needs a receiver that `is_logger` accepts; each of those contains one of
     // these (case-insensitively).
     const LOGGERS: &[&str] = &["log", "console", "zap", "sugar", "tracing"];
+    // A constructed error's class is named `…Error` or `…Exception` (case matters: the words
+    // in comments and prose do not count); the rest are keywords and method names.
     const JS: &[&str] = &[
         "throw",
         "reject",
-        "error",
-        "exception",
+        "Error",
+        "Exception",
         "status",
         "code",
         "json",
-        "log",
-        "console",
-        "zap",
-        "sugar",
-        "tracing",
     ];
     const PY: &[&str] = &[
         "raise",
@@ -334,17 +331,9 @@ pub(crate) fn triggers(lang: Lang) -> (&'static [&'static str], &'static [&'stat
         "sugar",
         "tracing",
     ];
-    const JAVA: &[&str] = &[
-        "log",
-        "console",
-        "zap",
-        "sugar",
-        "tracing",
-        "exception",
-        "error",
-    ];
+    const JAVA: &[&str] = &["throw", "Exception", "Error"];
     match lang {
-        Lang::TypeScript | Lang::JavaScript => (&[], JS),
+        Lang::TypeScript | Lang::JavaScript => (JS, LOGGERS),
         Lang::Python => (&[], PY),
         Lang::Go => (
             &[
@@ -375,7 +364,7 @@ pub(crate) fn triggers(lang: Lang) -> (&'static [&'static str], &'static [&'stat
             ],
             &[],
         ),
-        Lang::Java => (&["throw"], JAVA),
+        Lang::Java => (JAVA, LOGGERS),
     }
 }
 
