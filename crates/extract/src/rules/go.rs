@@ -4,8 +4,10 @@
 use errata_model::{http_status_from_name, is_http_status, ErrorType, Template};
 use tree_sitter::Node;
 
-use super::{first_named, is_logger, log_severity, named_children, Cx, Found, Rules};
-use crate::text::{compact, printf_template, strip_quotes, unescape};
+use super::{
+    concatenation, first_named, is_logger, log_severity, named_children, Cx, Found, Rules, Splice,
+};
+use crate::text::{printf_template, strip_quotes, unescape};
 
 pub(crate) struct Go;
 
@@ -169,19 +171,7 @@ impl Go {
             "raw_string_literal" => Some(Template::literal(strip_quotes(cx.text(node)))),
             "parenthesized_expression" => self.message(first_named(node)?, cx, depth),
             "binary_expression" => {
-                if cx.text(node.child_by_field_name("operator")?) != "+" {
-                    return None;
-                }
-                let left = node.child_by_field_name("left")?;
-                let right = node.child_by_field_name("right")?;
-                let l = self.message(left, cx, depth);
-                let r = self.message(right, cx, depth);
-                if l.is_none() && r.is_none() {
-                    return None;
-                }
-                let mut t = l.unwrap_or_else(|| placeholder(left, cx));
-                t.append(r.unwrap_or_else(|| placeholder(right, cx)));
-                Some(t)
+                concatenation(node, cx, Splice::Brace, |n| self.message(n, cx, depth))
             }
             "call_expression" => {
                 let fname = cx.text(node.child_by_field_name("function")?);
@@ -199,10 +189,6 @@ impl Go {
             _ => None,
         }
     }
-}
-
-fn placeholder(node: Node<'_>, cx: &Cx<'_>) -> Template {
-    Template::placeholder(format!("{{{}}}", compact(node, cx.src)))
 }
 
 /// `codes.NotFound` in `status.Error(codes.NotFound, ..)`.

@@ -5,8 +5,11 @@
 use errata_model::{http_status_from_name, ErrorType, Severity, Template};
 use tree_sitter::Node;
 
-use super::{first_named, is_logger, last_segment, log_severity, named_children, Cx, Found, Rules};
-use crate::text::{brace_template, compact, printf_template, strip_quotes, unescape};
+use super::{
+    concatenation, first_named, is_logger, last_segment, log_severity, named_children, Cx, Found,
+    Rules, Splice,
+};
+use crate::text::{brace_template, printf_template, strip_quotes, unescape};
 
 pub(crate) struct Java;
 
@@ -146,19 +149,7 @@ impl Java {
             }
             "parenthesized_expression" => self.message(first_named(node)?, cx, depth),
             "binary_expression" => {
-                if cx.text(node.child_by_field_name("operator")?) != "+" {
-                    return None;
-                }
-                let left = node.child_by_field_name("left")?;
-                let right = node.child_by_field_name("right")?;
-                let l = self.message(left, cx, depth);
-                let r = self.message(right, cx, depth);
-                if l.is_none() && r.is_none() {
-                    return None;
-                }
-                let mut t = l.unwrap_or_else(|| placeholder(left, cx));
-                t.append(r.unwrap_or_else(|| placeholder(right, cx)));
-                Some(t)
+                concatenation(node, cx, Splice::Brace, |n| self.message(n, cx, depth))
             }
             "method_invocation" => {
                 let name = cx.text(node.child_by_field_name("name")?);
@@ -187,10 +178,6 @@ impl Java {
             _ => None,
         }
     }
-}
-
-fn placeholder(node: Node<'_>, cx: &Cx<'_>) -> Template {
-    Template::placeholder(format!("{{{}}}", compact(node, cx.src)))
 }
 
 /// A text block's content: the first line break dropped and the common indentation removed.

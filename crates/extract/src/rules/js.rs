@@ -4,7 +4,10 @@
 use errata_model::{http_status_from_name, is_http_status, ErrorType, Severity, Template};
 use tree_sitter::Node;
 
-use super::{first_named, is_logger, last_segment, log_severity, named_children, Cx, Found, Rules};
+use super::{
+    concatenation, first_named, is_logger, last_segment, log_severity, named_children, Cx, Found,
+    Rules, Splice,
+};
 use crate::text::{compact, strip_quotes, unescape};
 
 pub(crate) struct Js;
@@ -281,20 +284,7 @@ impl Js {
         match node.kind() {
             "string" | "template_string" => self.literal_template(node, cx),
             "binary_expression" => {
-                let op = node.child_by_field_name("operator").map(|o| cx.text(o));
-                if op != Some("+") {
-                    return None;
-                }
-                let left = node.child_by_field_name("left")?;
-                let right = node.child_by_field_name("right")?;
-                let l = self.message(left, cx, depth);
-                let r = self.message(right, cx, depth);
-                if l.is_none() && r.is_none() {
-                    return None;
-                }
-                let mut t = l.unwrap_or_else(|| placeholder(left, cx));
-                t.append(r.unwrap_or_else(|| placeholder(right, cx)));
-                Some(t)
+                concatenation(node, cx, Splice::Dollar, |n| self.message(n, cx, depth))
             }
             "identifier" if depth < MAX_FOLLOW => {
                 let value = self.local_value(node, cx.text(node), cx)?;
@@ -377,10 +367,6 @@ impl Js {
             self.message(body, cx, 0)
         }
     }
-}
-
-fn placeholder(node: Node<'_>, cx: &Cx<'_>) -> Template {
-    Template::placeholder(format!("${{{}}}", compact(node, cx.src)))
 }
 
 /// Looks through parentheses, `await`, and TypeScript's `as`, `!` and `satisfies`.

@@ -518,6 +518,44 @@ fn is_block(kind: &str) -> bool {
         || kind.ends_with("_body")
 }
 
+/// How a language writes an expression spliced into a message: `${x}` in JavaScript and
+/// TypeScript, `{x}` in the others.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Splice {
+    Dollar,
+    Brace,
+}
+
+/// A placeholder for the expression at `node`, as the language would splice it.
+pub(crate) fn placeholder(node: Node<'_>, cx: &Cx<'_>, splice: Splice) -> Template {
+    let expr = crate::text::compact(node, cx.src);
+    Template::placeholder(match splice {
+        Splice::Dollar => format!("${{{expr}}}"),
+        Splice::Brace => format!("{{{expr}}}"),
+    })
+}
+
+/// `left + right` where at least one side is a message: the other side becomes a placeholder.
+pub(crate) fn concatenation<'t>(
+    node: Node<'t>,
+    cx: &Cx<'_>,
+    splice: Splice,
+    message: impl Fn(Node<'t>) -> Option<Template>,
+) -> Option<Template> {
+    if cx.text(node.child_by_field_name("operator")?) != "+" {
+        return None;
+    }
+    let left = node.child_by_field_name("left")?;
+    let right = node.child_by_field_name("right")?;
+    let (l, r) = (message(left), message(right));
+    if l.is_none() && r.is_none() {
+        return None;
+    }
+    let mut t = l.unwrap_or_else(|| placeholder(left, cx, splice));
+    t.append(r.unwrap_or_else(|| placeholder(right, cx, splice)));
+    Some(t)
+}
+
 /// How many lines above a raise a message built in a local is followed.
 pub(crate) const LOCAL_REACH: usize = 30;
 

@@ -4,7 +4,10 @@
 use errata_model::{http_status_from_name, is_http_status, ErrorType, Severity, Template};
 use tree_sitter::Node;
 
-use super::{first_named, is_logger, last_segment, log_severity, named_children, Cx, Found, Rules};
+use super::{
+    concatenation, first_named, is_logger, last_segment, log_severity, named_children, Cx, Found,
+    Rules, Splice,
+};
 use crate::text::{brace_template, compact, printf_template, unescape};
 
 pub(crate) struct Python;
@@ -213,7 +216,6 @@ impl Python {
             "binary_operator" => {
                 let op = cx.text(node.child_by_field_name("operator")?);
                 let left = node.child_by_field_name("left")?;
-                let right = node.child_by_field_name("right")?;
                 match op {
                     "%" => {
                         let l = self.message(left, cx, depth)?;
@@ -222,16 +224,7 @@ impl Python {
                         }
                         Some(printf_template(&l.message()))
                     }
-                    "+" => {
-                        let l = self.message(left, cx, depth);
-                        let r = self.message(right, cx, depth);
-                        if l.is_none() && r.is_none() {
-                            return None;
-                        }
-                        let mut t = l.unwrap_or_else(|| placeholder(left, cx));
-                        t.append(r.unwrap_or_else(|| placeholder(right, cx)));
-                        Some(t)
-                    }
+                    "+" => concatenation(node, cx, Splice::Brace, |n| self.message(n, cx, depth)),
                     _ => None,
                 }
             }
@@ -255,10 +248,6 @@ impl Python {
             _ => None,
         }
     }
-}
-
-fn placeholder(node: Node<'_>, cx: &Cx<'_>) -> Template {
-    Template::placeholder(format!("{{{}}}", compact(node, cx.src)))
 }
 
 /// A string literal: its text with escapes resolved (unless raw), and for an f-string each
