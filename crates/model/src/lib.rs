@@ -26,5 +26,5 @@ pub use record::{
     record_id, slug, BackgroundTag, ErrorType, ExportLine, HandlingStrategy, Record, Severity,
     SCHEMA_VERSION,
 };
-pub use status::{http_status_from_name, is_http_status};
+pub use status::{http_status_from_name, http_status_from_number, is_http_status};
 pub use template::{Segment, Template};

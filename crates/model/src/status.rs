@@ -71,6 +71,12 @@ pub fn is_http_status(n: i64) -> bool {
     (100..=599).contains(&n)
 }
 
+/// The status a number literal gives (`404`), when it is a valid HTTP status.
+pub fn http_status_from_number(text: &str) -> Option<u16> {
+    let n: i64 = text.trim().parse().ok()?;
+    is_http_status(n).then_some(n as u16)
+}
+
 /// The status a framework constant names: `http.StatusNotFound`, `HttpStatus.NOT_FOUND`,
 /// `status.HTTP_404_NOT_FOUND`, `HTTPStatus.NOT_FOUND`, `StatusCode::NOT_FOUND`.
 pub fn http_status_from_name(name: &str) -> Option<u16> {

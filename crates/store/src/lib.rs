@@ -165,7 +165,7 @@ impl Store {
         Ok(store)
     }
 
-    /// Opens an existing database read-only.
+    /// Opens a database that must already exist (reading commands never create one).
     pub fn open_existing(path: &Path) -> Result<Store> {
         let conn = Connection::open_with_flags(
             path,
@@ -347,15 +347,6 @@ impl Store {
                 "SELECT error_type, count(*) FROM records GROUP BY error_type ORDER BY 2 DESC, 1",
             )?,
         })
-    }
-
-    /// The number of stored records of one file.
-    pub fn count_file_records(&self, repo: &str, path: &str) -> Result<u64> {
-        Ok(self.conn.query_row(
-            "SELECT count(*) FROM records WHERE repo = ?1 AND file_path = ?2",
-            params![repo, path],
-            |r| r.get::<_, i64>(0),
-        )? as u64)
     }
 }
 

@@ -1,11 +1,12 @@
 //! Go: `errors.New`, `fmt.Errorf`, sentinel errors, `panic`, `log.Fatal*`/`log.Panic*`,
 //! structured error logging, `http.Error` and gRPC's `status.Error`.
 
-use errata_model::{http_status_from_name, is_http_status, ErrorType, Template};
+use errata_model::{ErrorType, Template};
 use tree_sitter::Node;
 
 use super::{
-    concatenation, first_named, is_logger, log_severity, named_children, Cx, Found, Rules, Splice,
+    concatenation, first_named, http_status, is_logger, log_severity, named_children, Cx, Found,
+    Rules, Splice,
 };
 use crate::text::{printf_template, strip_quotes, unescape};
 
@@ -199,13 +200,5 @@ fn grpc_code(call: Node<'_>, cx: &Cx<'_>) -> Option<String> {
 }
 
 fn status_of(node: Node<'_>, cx: &Cx<'_>) -> Option<u16> {
-    let t = cx.text(node);
-    match node.kind() {
-        "int_literal" => {
-            let n: i64 = t.parse().ok()?;
-            is_http_status(n).then_some(n as u16)
-        }
-        "selector_expression" => http_status_from_name(t),
-        _ => None,
-    }
+    http_status(node, cx, "int_literal", "selector_expression")
 }

@@ -6,8 +6,8 @@ use errata_model::{http_status_from_name, ErrorType, Severity, Template};
 use tree_sitter::Node;
 
 use super::{
-    concatenation, first_named, is_logger, last_segment, log_severity, named_children, Cx, Found,
-    Rules, Splice,
+    assignment_value, concatenation, declarator_value, first_named, is_logger, last_segment,
+    log_severity, named_children, Cx, Found, Rules, Splice,
 };
 use crate::text::{brace_template, printf_template, strip_quotes, unescape};
 
@@ -82,20 +82,8 @@ impl Rules for Java {
 
     fn assigned_value<'t>(&self, stmt: Node<'t>, name: &str, cx: &Cx<'_>) -> Option<Node<'t>> {
         match stmt.kind() {
-            "local_variable_declaration" => named_children(stmt).into_iter().find_map(|d| {
-                (d.kind() == "variable_declarator"
-                    && cx.text(d.child_by_field_name("name")?) == name)
-                    .then(|| d.child_by_field_name("value"))
-                    .flatten()
-            }),
-            "expression_statement" => {
-                let e = first_named(stmt)?;
-                (e.kind() == "assignment_expression"
-                    && cx.text(e.child_by_field_name("left")?) == name)
-                    .then(|| e.child_by_field_name("right"))
-                    .flatten()
-            }
-            _ => None,
+            "local_variable_declaration" => declarator_value(stmt, name, cx),
+            _ => assignment_value(stmt, name, cx, "assignment_expression"),
         }
     }
 }

@@ -1,12 +1,12 @@
 //! TypeScript and JavaScript: `throw`, `Promise.reject`, errors handed to callbacks, HTTP
 //! responses of Express, Fastify and Hono, and error-level logging.
 
-use errata_model::{http_status_from_name, is_http_status, ErrorType, Severity, Template};
+use errata_model::{http_status_from_name, http_status_from_number, ErrorType, Severity, Template};
 use tree_sitter::Node;
 
 use super::{
-    concatenation, first_named, is_logger, last_segment, log_severity, named_children, Cx, Found,
-    Rules, Splice,
+    assignment_value, concatenation, declarator_value, first_named, http_status, is_logger,
+    last_segment, log_severity, named_children, Cx, Found, Rules, Splice,
 };
 use crate::text::{compact, strip_quotes, unescape};
 
@@ -84,22 +84,8 @@ impl Rules for Js {
 
     fn assigned_value<'t>(&self, stmt: Node<'t>, name: &str, cx: &Cx<'_>) -> Option<Node<'t>> {
         match stmt.kind() {
-            "lexical_declaration" | "variable_declaration" => {
-                named_children(stmt).into_iter().find_map(|d| {
-                    (d.kind() == "variable_declarator"
-                        && cx.text(d.child_by_field_name("name")?) == name)
-                        .then(|| d.child_by_field_name("value"))
-                        .flatten()
-                })
-            }
-            "expression_statement" => {
-                let e = first_named(stmt)?;
-                (e.kind() == "assignment_expression"
-                    && cx.text(e.child_by_field_name("left")?) == name)
-                    .then(|| e.child_by_field_name("right"))
-                    .flatten()
-            }
-            _ => None,
+            "lexical_declaration" | "variable_declaration" => declarator_value(stmt, name, cx),
+            _ => assignment_value(stmt, name, cx, "assignment_expression"),
         }
     }
 }
@@ -184,7 +170,7 @@ impl Js {
         for arg in named_children(args?) {
             let arg = unwrap(arg);
             match arg.kind() {
-                "number" => status = status.or_else(|| parse_status(cx.text(arg))),
+                "number" => status = status.or_else(|| http_status_from_number(cx.text(arg))),
                 "member_expression" if status.is_none() => {
                     let t = cx.text(arg);
                     if t.to_ascii_lowercase().contains("status") {
@@ -247,7 +233,8 @@ impl Js {
                     }
                 }
                 "status" | "statusCode" | "httpStatus" if status.is_none() => {
-                    status = parse_status(cx.text(v)).or_else(|| http_status_from_name(cx.text(v)));
+                    status = http_status_from_number(cx.text(v))
+                        .or_else(|| http_status_from_name(cx.text(v)));
                 }
                 _ => {}
             }
@@ -388,16 +375,6 @@ fn unwrap(mut node: Node<'_>) -> Node<'_> {
     node
 }
 
-fn parse_status(text: &str) -> Option<u16> {
-    let n: i64 = text.trim().parse().ok()?;
-    is_http_status(n).then_some(n as u16)
-}
-
 fn status_of(node: Node<'_>, cx: &Cx<'_>) -> Option<u16> {
-    let t = cx.text(node);
-    match node.kind() {
-        "number" => parse_status(t),
-        "member_expression" => http_status_from_name(t),
-        _ => None,
-    }
+    http_status(node, cx, "number", "member_expression")
 }

@@ -518,6 +518,52 @@ fn is_block(kind: &str) -> bool {
         || kind.ends_with("_body")
 }
 
+/// The value a declaration gives `name`: the `value` of its `variable_declarator` child of that
+/// name (`const x = …` in JavaScript, `String x = …;` in Java).
+pub(crate) fn declarator_value<'t>(stmt: Node<'t>, name: &str, cx: &Cx<'_>) -> Option<Node<'t>> {
+    named_children(stmt).into_iter().find_map(|d| {
+        (d.kind() == "variable_declarator" && cx.text(d.child_by_field_name("name")?) == name)
+            .then(|| d.child_by_field_name("value"))
+            .flatten()
+    })
+}
+
+/// The value an expression statement `name = value` gives `name`; `kind` is the language's
+/// assignment node.
+pub(crate) fn assignment_value<'t>(
+    stmt: Node<'t>,
+    name: &str,
+    cx: &Cx<'_>,
+    kind: &str,
+) -> Option<Node<'t>> {
+    if stmt.kind() != "expression_statement" {
+        return None;
+    }
+    let a = first_named(stmt)?;
+    (a.kind() == kind && cx.text(a.child_by_field_name("left")?) == name)
+        .then(|| a.child_by_field_name("right"))
+        .flatten()
+}
+
+/// An HTTP status written as a number (`404`) or a framework constant
+/// (`http.StatusNotFound`, `status.HTTP_404_NOT_FOUND`); `number` and `constant` are the node
+/// kinds the language writes each with.
+pub(crate) fn http_status(
+    node: Node<'_>,
+    cx: &Cx<'_>,
+    number: &str,
+    constant: &str,
+) -> Option<u16> {
+    let kind = node.kind();
+    if kind == number {
+        errata_model::http_status_from_number(cx.text(node))
+    } else if kind == constant {
+        errata_model::http_status_from_name(cx.text(node))
+    } else {
+        None
+    }
+}
+
 /// How a language writes an expression spliced into a message: `${x}` in JavaScript and
 /// TypeScript, `{x}` in the others.
 #[derive(Debug, Clone, Copy)]

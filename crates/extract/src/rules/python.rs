@@ -1,12 +1,12 @@
 //! Python: `raise`, `assert`, Flask's `abort`, FastAPI's `HTTPException`, error-level logging,
 //! `warnings.warn` and `sys.exit` with a message.
 
-use errata_model::{http_status_from_name, is_http_status, ErrorType, Severity, Template};
+use errata_model::{ErrorType, Severity, Template};
 use tree_sitter::Node;
 
 use super::{
-    concatenation, first_named, is_logger, last_segment, log_severity, named_children, Cx, Found,
-    Rules, Splice,
+    assignment_value, concatenation, first_named, http_status, is_logger, last_segment,
+    log_severity, named_children, Cx, Found, Rules, Splice,
 };
 use crate::text::{brace_template, compact, printf_template, unescape};
 
@@ -49,13 +49,7 @@ impl Rules for Python {
     }
 
     fn assigned_value<'t>(&self, stmt: Node<'t>, name: &str, cx: &Cx<'_>) -> Option<Node<'t>> {
-        if stmt.kind() != "expression_statement" {
-            return None;
-        }
-        let a = first_named(stmt)?;
-        (a.kind() == "assignment" && cx.text(a.child_by_field_name("left")?) == name)
-            .then(|| a.child_by_field_name("right"))
-            .flatten()
+        assignment_value(stmt, name, cx, "assignment")
     }
 }
 
@@ -283,13 +277,5 @@ fn string_template(node: Node<'_>, cx: &Cx<'_>) -> Template {
 }
 
 fn status_of(node: Node<'_>, cx: &Cx<'_>) -> Option<u16> {
-    let t = cx.text(node);
-    match node.kind() {
-        "integer" => {
-            let n: i64 = t.parse().ok()?;
-            is_http_status(n).then_some(n as u16)
-        }
-        "attribute" => http_status_from_name(t),
-        _ => None,
-    }
+    http_status(node, cx, "integer", "attribute")
 }
