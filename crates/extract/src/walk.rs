@@ -126,6 +126,10 @@ pub fn index(
     sink: &(dyn Fn(Event) + Sync),
 ) -> Result<WalkSummary, ignore::Error> {
     let vendored = Arc::new(AtomicU64::new(0));
+    // Walk the resolved path: the repository root in `prov` is resolved too, and paths under a
+    // symlinked folder would otherwise not be relative to it.
+    let resolved = path.canonicalize();
+    let path = resolved.as_deref().unwrap_or(path);
     let mut builder = WalkBuilder::new(path);
     if !options.exclude.is_empty() {
         let mut ov = ignore::overrides::OverrideBuilder::new(path);

@@ -303,3 +303,15 @@ fn gitignored_files_are_counted_in_the_summary() {
         .collect();
     assert_eq!(messages, ["kept"]);
 }
+
+#[test]
+fn a_tree_reached_through_a_symlink_keeps_relative_paths() {
+    let s = Scratch::new();
+    s.write("real/pkg/a.py", "raise ValueError('through a link')\n");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink("real", s.path().join("link")).unwrap();
+    s.ok(&["index", "link"]);
+    let records = s.records();
+    assert_eq!(records.len(), 1);
+    assert_eq!(records[0]["filePath"], "pkg/a.py");
+}
