@@ -87,7 +87,7 @@ pub fn explain(site: &Site<'_>) -> Explanation {
     let common_situations = format!(
         "{} This is classified as {}.",
         situation(background),
-        background_name(background)
+        background.as_str()
     );
     let solutions = vec![
         format!(
@@ -98,7 +98,7 @@ pub fn explain(site: &Site<'_>) -> Explanation {
             HandlingStrategy::Retry => "Retry the operation after a delay; the failure may be transient.".to_owned(),
             HandlingStrategy::FixConfiguration => "Check the configuration the code reads before this point.".to_owned(),
             HandlingStrategy::FixCode => "This marks a state the code does not expect: fix the caller that reaches it.".to_owned(),
-            _ => format!("Catch it where {caller} is made and handle it ({}).", strategy_name(strategy)),
+            _ => format!("Catch it where {caller} is made and handle it ({}).", strategy.as_str()),
         },
     ];
     let recognise = recogniser(site);
@@ -362,45 +362,6 @@ fn situation(bg: BackgroundTag) -> &'static str {
     }
 }
 
-fn background_name(bg: BackgroundTag) -> &'static str {
-    match bg {
-        BackgroundTag::InvalidInput => "invalid-input",
-        BackgroundTag::InvalidStateTransition => "invalid-state-transition",
-        BackgroundTag::NotFound => "not-found",
-        BackgroundTag::AlreadyExists => "already-exists",
-        BackgroundTag::PermissionDenied => "permission-denied",
-        BackgroundTag::AuthenticationFailed => "authentication-failed",
-        BackgroundTag::MissingConfiguration => "missing-configuration",
-        BackgroundTag::InvalidConfiguration => "invalid-configuration",
-        BackgroundTag::UnsupportedOperation => "unsupported-operation",
-        BackgroundTag::NotImplemented => "not-implemented",
-        BackgroundTag::Timeout => "timeout",
-        BackgroundTag::NetworkFailure => "network-failure",
-        BackgroundTag::RateLimited => "rate-limited",
-        BackgroundTag::ResourceExhausted => "resource-exhausted",
-        BackgroundTag::DependencyFailure => "dependency-failure",
-        BackgroundTag::MalformedData => "malformed-data",
-        BackgroundTag::ConcurrencyConflict => "concurrency-conflict",
-        BackgroundTag::IoFailure => "io-failure",
-        BackgroundTag::Cancelled => "cancelled",
-        BackgroundTag::Deprecated => "deprecated",
-        BackgroundTag::InternalInvariant => "internal-invariant",
-    }
-}
-
-fn strategy_name(s: HandlingStrategy) -> &'static str {
-    match s {
-        HandlingStrategy::Retry => "retry",
-        HandlingStrategy::Fallback => "fallback",
-        HandlingStrategy::FailFast => "fail-fast",
-        HandlingStrategy::FixInput => "fix-input",
-        HandlingStrategy::FixConfiguration => "fix-configuration",
-        HandlingStrategy::FixCode => "fix-code",
-        HandlingStrategy::Propagate => "propagate",
-        HandlingStrategy::Ignore => "ignore",
-    }
-}
-
 /// The longest literal run of the message, to recognise it by: placeholders vary at run time.
 fn stable_fragment(message: &str) -> String {
     let mut best = "";
@@ -460,7 +421,7 @@ fn recogniser(site: &Site<'_>) -> String {
 
 fn try_catch(site: &Site<'_>, strategy: HandlingStrategy) -> String {
     let call = site.function.unwrap_or("operation");
-    let action = strategy_name(strategy);
+    let action = strategy.as_str();
     match site.lang {
         Lang::TypeScript | Lang::JavaScript => format!("try {{\n  {call}(/* ... */);\n}} catch (e) {{\n  if (isThisError(e)) {{\n    // {action}\n  }} else {{\n    throw e;\n  }}\n}}"),
         Lang::Python => format!("try:\n    {call}(...)\nexcept {} as e:\n    if not is_this_error(e):\n        raise\n    # {action}", site.class.unwrap_or("Exception")),
@@ -502,7 +463,7 @@ fn tags(site: &Site<'_>, bg: BackgroundTag) -> Vec<String> {
         site.lang.name().to_owned(),
         site.error_type.as_str().to_owned(),
     ];
-    tags.push(background_name(bg).to_owned());
+    tags.push(bg.as_str().to_owned());
     if let Some(c) = site.class {
         let t = tag_of(errata_model::slug(c.rsplit(['.', ':']).next().unwrap_or(c)));
         if !tags.contains(&t) {

@@ -112,6 +112,51 @@ pub enum BackgroundTag {
     InternalInvariant,
 }
 
+impl BackgroundTag {
+    /// The schema's spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BackgroundTag::InvalidInput => "invalid-input",
+            BackgroundTag::InvalidStateTransition => "invalid-state-transition",
+            BackgroundTag::NotFound => "not-found",
+            BackgroundTag::AlreadyExists => "already-exists",
+            BackgroundTag::PermissionDenied => "permission-denied",
+            BackgroundTag::AuthenticationFailed => "authentication-failed",
+            BackgroundTag::MissingConfiguration => "missing-configuration",
+            BackgroundTag::InvalidConfiguration => "invalid-configuration",
+            BackgroundTag::UnsupportedOperation => "unsupported-operation",
+            BackgroundTag::NotImplemented => "not-implemented",
+            BackgroundTag::Timeout => "timeout",
+            BackgroundTag::NetworkFailure => "network-failure",
+            BackgroundTag::RateLimited => "rate-limited",
+            BackgroundTag::ResourceExhausted => "resource-exhausted",
+            BackgroundTag::DependencyFailure => "dependency-failure",
+            BackgroundTag::MalformedData => "malformed-data",
+            BackgroundTag::ConcurrencyConflict => "concurrency-conflict",
+            BackgroundTag::IoFailure => "io-failure",
+            BackgroundTag::Cancelled => "cancelled",
+            BackgroundTag::Deprecated => "deprecated",
+            BackgroundTag::InternalInvariant => "internal-invariant",
+        }
+    }
+}
+
+impl HandlingStrategy {
+    /// The schema's spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HandlingStrategy::Retry => "retry",
+            HandlingStrategy::Fallback => "fallback",
+            HandlingStrategy::FailFast => "fail-fast",
+            HandlingStrategy::FixInput => "fix-input",
+            HandlingStrategy::FixConfiguration => "fix-configuration",
+            HandlingStrategy::FixCode => "fix-code",
+            HandlingStrategy::Propagate => "propagate",
+            HandlingStrategy::Ignore => "ignore",
+        }
+    }
+}
+
 /// One error site, exactly as one exported line's `record` (schema v2). Field order is the
 /// schema's key order; serde keeps it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

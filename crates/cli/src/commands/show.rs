@@ -71,10 +71,7 @@ fn print_record(r: &Record) {
     println!("Recognise it:\n{}", indent(&r.type_guard));
     println!(
         "Handle it ({}):\n{}",
-        serde_json::to_value(r.handling_strategy)
-            .unwrap_or_default()
-            .as_str()
-            .unwrap_or(""),
+        r.handling_strategy.as_str(),
         indent(&r.try_catch_pattern)
     );
     println!("tags: {}", r.tags.join(", "));
