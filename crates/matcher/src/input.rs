@@ -1,0 +1,310 @@
+//! Reading one line of a log: what surrounds the message (timestamp, level, logger, thread,
+//! request id, a JSON or logfmt envelope, a class prefix) and the message itself.
+//!
+//! The surroundings are peeled off one token at a time, and every intermediate text is kept: the
+//! matcher tries the most stripped text first and falls back to less stripped ones, so a message
+//! that happens to begin like a logger name (`config.yaml: not found`) is still matched whole.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+/// A line of input, read.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Line {
+    /// Candidate message texts, most stripped first; the last is the whole line.
+    pub texts: Vec<String>,
+    /// The class named in front of the message (`ValueError`, `java.lang.IllegalStateException`).
+    pub class: Option<String>,
+    /// An error code named in front of the message (`ERR_INVALID_ARG_TYPE`, `ENOENT`).
+    pub code: Option<String>,
+}
+
+impl Line {
+    /// The message as best understood.
+    pub fn message(&self) -> &str {
+        self.texts.first().map_or("", String::as_str)
+    }
+}
+
+macro_rules! re {
+    ($name:ident, $pat:expr) => {
+        static $name: LazyLock<Regex> = LazyLock::new(|| Regex::new($pat).unwrap());
+    };
+}
+
+re!(
+    TIMESTAMP,
+    r"^[\[(]?(?:\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2}| ?UTC)?|\d{4}/\d{2}/\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),? \d{1,2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2}(?: [A-Z]{3}| [+-]\d{4})?|[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2}(?:\.\d+)?|\d{2}:\d{2}:\d{2}(?:[.,]\d+)?|1\d{9}(?:\.\d+)?|\d{4}-\d{2}-\d{2})[\])]?(?:\s*[|,-]\s*|:\s+|\s+|$)"
+);
+re!(
+    LEVEL,
+    r"^(?:[\[(<]\s*)?(?i:trace|debug|dbug|info|notice|warn|warning|error|eror|err|severe|fatal|critical|crit|panic|emerg|alert|[IWEF])(?:\s*[\])>])?(?::\s*|\s+-\s+|\s+|$)"
+);
+re!(
+    PY_LOGGING,
+    r"^(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.]+:"
+);
+re!(
+    GLOG,
+    r"^[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d+\s+\d+ [\w.-]+:\d+\] "
+);
+re!(SYSLOG_HOST, r"^[\w.-]+ [\w./-]+(?:\[\d+\])?: ");
+re!(BRACKETED, r"^\[[^\]\[]{1,100}\]:?\s*");
+re!(PID, r"^\d{1,7}\s+(?:---\s+)?");
+re!(
+    LOGGER,
+    r"^[A-Za-z_$][\w$-]*(?:[.:/][A-Za-z_$][\w$-]*)*(?:\s+-\s+|:\s+|\s+\|\s+)"
+);
+re!(KEY_VALUE, r#"^[\w.@-]+=(?:"(?:[^"\\]|\\.)*"|\S*)\s*"#);
+re!(
+    CLASS,
+    r"^(?:(?:Exception in thread|Exception in goroutine) (?:\x22[^\x22]*\x22 )?|Caused by: |Suppressed: |Uncaught (?:exception )?|Unhandled (?:promise )?(?:rejection|exception):? |\[?error\]: )?([A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*)(?:\s*\[([A-Z][A-Z0-9_]{2,})\])?(?::\s|:$)"
+);
+re!(
+    LOGFMT_MSG,
+    r#"(?:^|\s)(?:msg|message|error|err)=(?:"((?:[^"\\]|\\.)*)"|(\S+))"#
+);
+re!(ERRNO, r"^(E[A-Z0-9]{2,}|ERR_[A-Z0-9_]+): ");
+
+/// The JSON keys that hold a log record's message, in order of preference.
+const MESSAGE_KEYS: [&str; 8] = [
+    "error.message",
+    "err",
+    "error",
+    "exception",
+    "msg",
+    "message",
+    "@message",
+    "text",
+];
+
+/// Reads one line.
+pub fn read_line(line: &str) -> Line {
+    let line = line.trim_end_matches(['\r', '\n']);
+    let mut out = Line::default();
+    let mut texts: Vec<String> = vec![line.to_owned()];
+    if let Some(m) = from_json(line).or_else(|| from_logfmt(line)) {
+        texts.push(m);
+    }
+    // Peel the surroundings off the last text, keeping each stage.
+    let mut rest = texts.last().cloned().unwrap_or_default();
+    rest = rest.trim().to_owned();
+    for _ in 0..12 {
+        let Some(next) = peel(&rest) else { break };
+        if next.len() == rest.len() || next.is_empty() {
+            break;
+        }
+        texts.push(rest.clone());
+        rest = next.to_owned();
+    }
+    texts.push(rest.clone());
+    if let Some(c) = CLASS.captures(&rest) {
+        let class = c.get(1).map(|m| m.as_str()).unwrap_or_default();
+        if looks_like_class(class) {
+            out.class = Some(class.to_owned());
+            out.code = c.get(2).map(|m| m.as_str().to_owned());
+            let after = rest[c.get(0).unwrap().end()..].trim_start().to_owned();
+            texts.push(after.clone());
+            rest = after;
+        }
+    }
+    if let Some(c) = ERRNO.captures(&rest) {
+        out.code.get_or_insert_with(|| c[1].to_owned());
+        texts.push(rest[c.get(0).unwrap().end()..].to_owned());
+    }
+    texts.reverse();
+    texts.dedup();
+    out.texts = texts;
+    out
+}
+
+/// One token of surroundings off the front of `s`, or `None` when `s` starts with the message.
+fn peel(s: &str) -> Option<&str> {
+    if CLASS.captures(s).is_some_and(|c| looks_like_class(&c[1])) {
+        return None;
+    }
+    for re in [&*GLOG, &*TIMESTAMP, &*PY_LOGGING, &*BRACKETED, &*PID] {
+        if let Some(m) = re.find(s) {
+            return Some(&s[m.end()..]);
+        }
+    }
+    if let Some(m) = LEVEL.find(s) {
+        // A lone letter is a level only in front of a separator (`E: `, `[E]`), not in a word.
+        let token = m.as_str().trim();
+        if token.len() > 1 || m.as_str().contains([':', ']', ')', '>']) {
+            return Some(&s[m.end()..]);
+        }
+    }
+    if let Some(m) = KEY_VALUE.find(s) {
+        return Some(&s[m.end()..]);
+    }
+    if let Some(m) = LOGGER.find(s) {
+        let name = m.as_str().trim_end_matches([':', ' ', '-', '|']);
+        if !looks_like_class(name) && !ERRNO.is_match(s) {
+            return Some(&s[m.end()..]);
+        }
+    }
+    if let Some(m) = SYSLOG_HOST.find(s) {
+        return Some(&s[m.end()..]);
+    }
+    None
+}
+
+/// Whether a name in front of a colon names an error class rather than a logger.
+fn looks_like_class(name: &str) -> bool {
+    let last = name.rsplit(['.', ':']).next().unwrap_or(name);
+    const SUFFIXES: [&str; 9] = [
+        "Error",
+        "Exception",
+        "Warning",
+        "Exit",
+        "Interrupt",
+        "Fault",
+        "Failure",
+        "Panic",
+        "Throwable",
+    ];
+    SUFFIXES.iter().any(|s| last.ends_with(s))
+        || matches!(last, "panic" | "error" | "fatal error" | "Error")
+}
+
+fn from_json(line: &str) -> Option<String> {
+    let t = line.trim();
+    let start = t.find('{')?;
+    if !t.ends_with('}') || start > 64 {
+        return None;
+    }
+    let v: serde_json::Value = serde_json::from_str(&t[start..]).ok()?;
+    let obj = v.as_object()?;
+    for key in MESSAGE_KEYS {
+        let mut cur = Some(&v);
+        for part in key.split('.') {
+            cur = cur.and_then(|c| c.get(part));
+        }
+        match cur {
+            Some(serde_json::Value::String(s)) if !s.is_empty() => return Some(s.clone()),
+            Some(serde_json::Value::Object(o)) => {
+                if let Some(serde_json::Value::String(s)) = o.get("message") {
+                    return Some(s.clone());
+                }
+            }
+            _ => {}
+        }
+    }
+    let _ = obj;
+    None
+}
+
+fn from_logfmt(line: &str) -> Option<String> {
+    let c = LOGFMT_MSG.captures(line)?;
+    match (c.get(1), c.get(2)) {
+        (Some(q), _) => Some(q.as_str().replace("\\\"", "\"").replace("\\\\", "\\")),
+        (None, Some(w)) => Some(w.as_str().to_owned()),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn message(line: &str) -> String {
+        read_line(line).message().to_owned()
+    }
+
+    #[test]
+    fn surroundings_are_stripped() {
+        let cases = [
+            (
+                "2024-05-01T12:00:00.123Z ERROR Invalid user bob",
+                "Invalid user bob",
+            ),
+            (
+                "2024-05-01 12:00:00,123 - app.auth - ERROR - Invalid user bob",
+                "Invalid user bob",
+            ),
+            (
+                "[2024-05-01 12:00:00] [ERROR] [req-42] Invalid user bob",
+                "Invalid user bob",
+            ),
+            ("2024/05/01 12:00:00 Invalid user bob", "Invalid user bob"),
+            (
+                "May  1 12:00:00 host sshd[123]: Invalid user bob",
+                "Invalid user bob",
+            ),
+            ("ERROR:root:Invalid user bob", "Invalid user bob"),
+            (
+                "E0501 12:00:00.123456   42 server.go:91] Invalid user bob",
+                "Invalid user bob",
+            ),
+            (
+                "12:00:00.001 [main] ERROR com.acme.Auth - Invalid user bob",
+                "Invalid user bob",
+            ),
+            (
+                r#"{"level":"error","ts":1714564800,"msg":"Invalid user bob"}"#,
+                "Invalid user bob",
+            ),
+            (
+                r#"level=error ts=2024-05-01T12:00:00Z msg="Invalid user \"bob\"""#,
+                "Invalid user \"bob\"",
+            ),
+            ("error: Invalid user bob", "Invalid user bob"),
+            ("Invalid user bob", "Invalid user bob"),
+        ];
+        for (line, want) in cases {
+            assert_eq!(message(line), want, "{line}");
+        }
+    }
+
+    #[test]
+    fn class_prefixes_are_read() {
+        let l = read_line("ValueError: invalid literal for int() with base 10: 'x'");
+        assert_eq!(l.class.as_deref(), Some("ValueError"));
+        assert_eq!(l.message(), "invalid literal for int() with base 10: 'x'");
+        let l =
+            read_line("Exception in thread \"main\" java.lang.IllegalStateException: Queue full");
+        assert_eq!(l.class.as_deref(), Some("java.lang.IllegalStateException"));
+        assert_eq!(l.message(), "Queue full");
+        let l = read_line("TypeError [ERR_INVALID_ARG_TYPE]: The \"path\" argument must be");
+        assert_eq!(l.class.as_deref(), Some("TypeError"));
+        assert_eq!(l.code.as_deref(), Some("ERR_INVALID_ARG_TYPE"));
+        let l = read_line("Caused by: java.io.IOException: Stream closed");
+        assert_eq!(l.class.as_deref(), Some("java.io.IOException"));
+        assert_eq!(l.message(), "Stream closed");
+        let l = read_line("Error: ENOENT: no such file or directory, open 'x'");
+        assert_eq!(l.code.as_deref(), Some("ENOENT"));
+        assert_eq!(l.message(), "no such file or directory, open 'x'");
+        let l = read_line("panic: runtime error: index out of range [3] with length 2");
+        assert_eq!(l.class.as_deref(), Some("panic"));
+    }
+
+    #[test]
+    fn every_stage_is_kept_for_messages_that_look_like_surroundings() {
+        let l = read_line("2024-05-01 ERROR config.yaml: not found");
+        assert_eq!(l.message(), "not found");
+        assert!(l.texts.iter().any(|t| t == "config.yaml: not found"));
+        assert_eq!(
+            l.texts.last().unwrap(),
+            "2024-05-01 ERROR config.yaml: not found"
+        );
+    }
+
+    #[test]
+    fn odd_input_does_not_panic() {
+        for s in [
+            "",
+            " ",
+            "{",
+            "{}",
+            "[",
+            "\u{0}\u{1}\u{fffd}",
+            "::::",
+            "=",
+            "Error:",
+        ] {
+            let _ = read_line(s);
+        }
+    }
+}

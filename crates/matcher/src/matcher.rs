@@ -1,0 +1,529 @@
+//! The matcher: every template, one automaton over their key fragments, and the ranking.
+
+use std::collections::HashMap;
+
+use aho_corasick::{AhoCorasick, MatchKind};
+
+use crate::input::{self, Line};
+use crate::similar;
+use crate::template::{self, Refused, Shape};
+use crate::trace::{same_file, Frame};
+
+/// Text beyond this many bytes of a line is not matched: no error message is that long, and
+/// the bound keeps a 10 MB line from costing more than a normal one.
+pub const MAX_TEXT: usize = 64 * 1024;
+
+/// What the matcher needs to know of a record.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Entry {
+    pub id: String,
+    pub slug: String,
+    pub file_path: String,
+    pub line_number: u32,
+    /// `errorMessage`, whose placeholders name the captures.
+    pub message: String,
+    /// `messagePattern`.
+    pub pattern: String,
+    pub error_class: Option<String>,
+    pub error_code: Option<String>,
+}
+
+/// The text one placeholder took.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Capture {
+    /// The placeholder in source form (`{name}`, `${id}`, `%s`).
+    pub name: String,
+    pub value: String,
+}
+
+/// One record that matched.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hit {
+    /// The record's index in the entries the matcher was built from.
+    pub entry: usize,
+    /// 0.5 to 1 for a real match, growing with the share of the message that is the template's
+    /// literal text; below 0.5 for an approximate one.
+    pub score: f64,
+    /// The template accounts for the whole message.
+    pub exact: bool,
+    /// Found by similarity, not by the template.
+    pub approximate: bool,
+    pub captures: Vec<Capture>,
+    /// How strongly the stack frames point at this record (0: not at all).
+    pub frame_evidence: u32,
+    /// The class or code in front of the message is this record's.
+    pub class_matches: bool,
+    literal_len: usize,
+}
+
+/// What loading the entries gave.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct LoadReport {
+    pub entries: usize,
+    /// Distinct templates the matcher runs.
+    pub templates: usize,
+    /// Records whose template has too little literal text to be matched on its own.
+    pub vague: usize,
+    /// Records whose pattern is not errata's form and was compiled as a regex.
+    pub regex: usize,
+    /// Records whose pattern was refused (invalid or too large), with the reason.
+    pub refused: Vec<(String, String)>,
+}
+
+/// A message to match.
+#[derive(Debug, Clone, Copy)]
+pub struct Query<'a> {
+    /// The raw line or message.
+    pub text: &'a str,
+    /// Frames of its stack trace, innermost first.
+    pub frames: &'a [Frame],
+}
+
+struct Template {
+    shape: Shape,
+    literal_len: usize,
+    /// Entries with this pattern.
+    entries: Vec<u32>,
+}
+
+/// Every record's template, ready to match.
+pub struct Matcher {
+    entries: Vec<Entry>,
+    templates: Vec<Template>,
+    automaton: Option<AhoCorasick>,
+    /// Fragment id → templates whose key it is.
+    by_key: Vec<Vec<u32>>,
+    /// Templates without a literal key, tried on every text.
+    unkeyed: Vec<u32>,
+}
+
+impl Matcher {
+    /// Builds the matcher. Entries whose pattern cannot be used are counted in the report and
+    /// left out.
+    pub fn new(entries: Vec<Entry>) -> (Matcher, LoadReport) {
+        let mut report = LoadReport {
+            entries: entries.len(),
+            ..LoadReport::default()
+        };
+        let mut templates: Vec<Template> = Vec::new();
+        let mut by_pattern: HashMap<&str, u32> = HashMap::new();
+        for (i, e) in entries.iter().enumerate() {
+            if let Some(&t) = by_pattern.get(e.pattern.as_str()) {
+                templates[t as usize].entries.push(i as u32);
+                continue;
+            }
+            match Shape::compile(&e.pattern) {
+                Ok(shape) => {
+                    if matches!(shape, Shape::Regex(_)) {
+                        report.regex += 1;
+                    }
+                    by_pattern.insert(&e.pattern, templates.len() as u32);
+                    templates.push(Template {
+                        literal_len: shape.literal_len(),
+                        shape,
+                        entries: vec![i as u32],
+                    });
+                }
+                Err(Refused::TooVague) => report.vague += 1,
+                Err(r) => report.refused.push((e.id.clone(), r.to_string())),
+            }
+        }
+        report.templates = templates.len();
+        let mut keys: Vec<&str> = Vec::new();
+        let mut key_ids: HashMap<&str, u32> = HashMap::new();
+        let mut by_key: Vec<Vec<u32>> = Vec::new();
+        let mut unkeyed = Vec::new();
+        for (t, template) in templates.iter().enumerate() {
+            match template.shape.key() {
+                Some(k) => {
+                    let id = *key_ids.entry(k).or_insert_with(|| {
+                        keys.push(k);
+                        by_key.push(Vec::new());
+                        (keys.len() - 1) as u32
+                    });
+                    by_key[id as usize].push(t as u32);
+                }
+                None => unkeyed.push(t as u32),
+            }
+        }
+        let automaton = (!keys.is_empty()).then(|| {
+            AhoCorasick::builder()
+                .match_kind(MatchKind::Standard)
+                .build(&keys)
+                .expect("an automaton over literal strings always builds")
+        });
+        drop(key_ids);
+        drop(by_pattern);
+        let matcher = Matcher {
+            entries,
+            templates,
+            automaton,
+            by_key,
+            unkeyed,
+        };
+        (matcher, report)
+    }
+
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// Whether the automaton finds any template's key in `text`: a cheap first look.
+    pub fn may_match(&self, text: &str) -> bool {
+        let text = clip(text);
+        !self.unkeyed.is_empty() || self.automaton.as_ref().is_some_and(|ac| ac.is_match(text))
+    }
+
+    /// The records whose template matches the query, best first, at most `limit`.
+    pub fn find(&self, query: Query<'_>, limit: usize) -> Vec<Hit> {
+        let raw = clip(query.text);
+        let mut candidates = self.candidates(raw);
+        let line = input::read_line(raw);
+        // A JSON or logfmt envelope decodes escapes, so its message is searched too.
+        for t in &line.texts {
+            if !raw.contains(t.as_str()) {
+                candidates.extend(self.candidates(t));
+            }
+        }
+        candidates.sort_unstable();
+        candidates.dedup();
+        let mut hits = Vec::new();
+        for t in candidates {
+            self.verify(t as usize, &line, query.frames, &mut hits);
+        }
+        rank(&mut hits);
+        hits.truncate(limit);
+        hits
+    }
+
+    /// Records whose message resembles the text's, for when nothing matches: approximate,
+    /// scored below every real match.
+    pub fn similar(&self, text: &str, limit: usize) -> Vec<Hit> {
+        let line = input::read_line(clip(text));
+        let scored = similar::best(
+            line.message(),
+            self.templates.iter().map(|t| t.shape.literals()),
+            limit,
+        );
+        let mut hits = Vec::new();
+        for (t, sim) in scored {
+            for &e in &self.templates[t].entries {
+                hits.push(Hit {
+                    entry: e as usize,
+                    score: round(0.5 * sim),
+                    exact: false,
+                    approximate: true,
+                    captures: Vec::new(),
+                    frame_evidence: 0,
+                    class_matches: false,
+                    literal_len: 0,
+                });
+            }
+        }
+        hits.truncate(limit);
+        hits
+    }
+
+    fn candidates(&self, text: &str) -> Vec<u32> {
+        let mut out: Vec<u32> = self.unkeyed.clone();
+        if let Some(ac) = &self.automaton {
+            for m in ac.find_overlapping_iter(text) {
+                out.extend_from_slice(&self.by_key[m.pattern().as_usize()]);
+            }
+        }
+        out
+    }
+
+    fn verify(&self, t: usize, line: &Line, frames: &[Frame], hits: &mut Vec<Hit>) {
+        let template = &self.templates[t];
+        // The most stripped text where the template is exact; else the most stripped where it
+        // is found at all.
+        let mut best: Option<(&str, template::Found)> = None;
+        for text in &line.texts {
+            if let Some(found) = template.shape.find(text) {
+                let exact = found.exact;
+                if best.is_none() || exact {
+                    best = Some((text, found));
+                }
+                if exact {
+                    break;
+                }
+            }
+        }
+        let Some((text, found)) = best else { return };
+        let coverage =
+            template.literal_len as f64 / text.len().max(template.literal_len).max(1) as f64;
+        let score = round(0.5 + 0.5 * coverage);
+        let names = {
+            let first = &self.entries[template.entries[0] as usize];
+            template::placeholder_names(&template.shape, &first.message)
+        };
+        let captures: Vec<Capture> = found
+            .holes
+            .iter()
+            .enumerate()
+            .map(|(i, r)| Capture {
+                name: names
+                    .get(i)
+                    .cloned()
+                    .unwrap_or_else(|| format!("{{{}}}", i + 1)),
+                value: text[r.clone()].to_owned(),
+            })
+            .collect();
+        for &e in &template.entries {
+            let entry = &self.entries[e as usize];
+            hits.push(Hit {
+                entry: e as usize,
+                score,
+                exact: found.exact,
+                approximate: false,
+                captures: captures.clone(),
+                frame_evidence: frame_evidence(entry, frames),
+                class_matches: class_matches(entry, line),
+                literal_len: template.literal_len,
+            });
+        }
+    }
+}
+
+fn rank(hits: &mut [Hit]) {
+    hits.sort_by(|a, b| {
+        b.literal_len
+            .cmp(&a.literal_len)
+            .then(b.exact.cmp(&a.exact))
+            .then(b.frame_evidence.cmp(&a.frame_evidence))
+            .then(b.class_matches.cmp(&a.class_matches))
+            .then(a.entry.cmp(&b.entry))
+    });
+}
+
+/// How strongly the frames point at the record: a frame in its file counts, more so at or
+/// near its line, and more so the nearer the frame is to the top of the stack.
+fn frame_evidence(entry: &Entry, frames: &[Frame]) -> u32 {
+    frames
+        .iter()
+        .take(32)
+        .enumerate()
+        .filter(|(_, f)| same_file(&f.file, &entry.file_path))
+        .map(|(i, f)| {
+            let near = match f.line.map(|l| l.abs_diff(entry.line_number)) {
+                Some(0..=3) => 3,
+                Some(4..=18) => 2,
+                _ => 1,
+            };
+            near * 64 + (32 - i as u32)
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+fn class_matches(entry: &Entry, line: &Line) -> bool {
+    let last = |s: &str| -> String { s.rsplit(['.', ':']).next().unwrap_or(s).to_owned() };
+    let class = match (&entry.error_class, &line.class) {
+        (Some(a), Some(b)) => last(a) == last(b),
+        _ => false,
+    };
+    let code = match (&entry.error_code, &line.code) {
+        (Some(a), Some(b)) => a == b,
+        _ => false,
+    };
+    class || code
+}
+
+fn clip(text: &str) -> &str {
+    if text.len() <= MAX_TEXT {
+        return text;
+    }
+    let mut end = MAX_TEXT;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+fn round(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(id: &str, message: &str, pattern: &str, file: &str, line: u32) -> Entry {
+        Entry {
+            id: id.into(),
+            slug: id.into(),
+            file_path: file.into(),
+            line_number: line,
+            message: message.into(),
+            pattern: pattern.into(),
+            ..Entry::default()
+        }
+    }
+
+    fn matcher(entries: Vec<Entry>) -> Matcher {
+        Matcher::new(entries).0
+    }
+
+    fn ids(m: &Matcher, text: &str, frames: &[Frame]) -> Vec<String> {
+        m.find(Query { text, frames }, 10)
+            .iter()
+            .map(|h| m.entries()[h.entry].id.clone())
+            .collect()
+    }
+
+    #[test]
+    fn the_most_specific_template_wins() {
+        let m = matcher(vec![
+            entry("vague", "Invalid {x}", "Invalid (.*)", "a.py", 1),
+            entry(
+                "specific",
+                "Invalid user {name} from {ip}",
+                "Invalid user (.*?) from (.*)",
+                "b.py",
+                1,
+            ),
+        ]);
+        let hits = m.find(
+            Query {
+                text: "2024-05-01 12:00:00 ERROR Invalid user bob from 10.0.0.1",
+                frames: &[],
+            },
+            10,
+        );
+        assert_eq!(m.entries()[hits[0].entry].id, "specific");
+        assert!(hits[0].exact);
+        assert_eq!(
+            hits[0].captures,
+            [
+                Capture {
+                    name: "{name}".into(),
+                    value: "bob".into()
+                },
+                Capture {
+                    name: "{ip}".into(),
+                    value: "10.0.0.1".into()
+                }
+            ]
+        );
+        assert_eq!(m.entries()[hits[1].entry].id, "vague");
+        assert!(hits[0].score > hits[1].score);
+    }
+
+    #[test]
+    fn ordinary_lines_match_nothing() {
+        let m = matcher(vec![
+            entry("a", "{}: {}", "(.*?): (.*)", "a.rs", 1),
+            entry("b", "{}={}", "(.*?)=(.*)", "a.rs", 2),
+            entry("c", "{}", "(.*)", "a.rs", 3),
+            entry("d", "lease {} expired", "lease (.*?) expired", "a.rs", 4),
+        ]);
+        assert!(ids(&m, "2024-05-01 INFO GET /health 200: ok user=bob", &[]).is_empty());
+        assert_eq!(ids(&m, "lease 7 expired", &[]), ["d"]);
+    }
+
+    #[test]
+    fn frames_pick_between_records_with_the_same_template() {
+        let m = matcher(vec![
+            entry("one", "not found", "not found", "src/a.py", 10),
+            entry("two", "not found", "not found", "src/b.py", 40),
+        ]);
+        let frames = [Frame {
+            file: "/srv/app/src/b.py".into(),
+            line: Some(41),
+            function: None,
+        }];
+        assert_eq!(ids(&m, "KeyError: not found", &frames), ["two", "one"]);
+        assert_eq!(ids(&m, "KeyError: not found", &[]), ["one", "two"]);
+    }
+
+    #[test]
+    fn class_prefix_breaks_ties() {
+        let mut a = entry("a", "bad value", "bad value", "x.py", 1);
+        a.error_class = Some("TypeError".into());
+        let mut b = entry("b", "bad value", "bad value", "y.py", 1);
+        b.error_class = Some("ValueError".into());
+        let m = matcher(vec![a, b]);
+        assert_eq!(ids(&m, "ValueError: bad value", &[]), ["b", "a"]);
+        assert_eq!(ids(&m, "TypeError: bad value", &[]), ["a", "b"]);
+    }
+
+    #[test]
+    fn exact_beats_partial_for_equally_specific_templates() {
+        let m = matcher(vec![
+            entry(
+                "p",
+                "cannot read {} here",
+                "cannot read (.*?) here",
+                "a.js",
+                1,
+            ),
+            entry(
+                "e",
+                "{} cannot read here",
+                "(.*?) cannot read here",
+                "b.js",
+                1,
+            ),
+        ]);
+        assert_eq!(ids(&m, "x cannot read here", &[])[0], "e");
+    }
+
+    #[test]
+    fn json_envelopes_are_decoded() {
+        let m = matcher(vec![entry(
+            "q",
+            "bad \"{}\" value",
+            "bad \"(.*?)\" value",
+            "a.go",
+            1,
+        )]);
+        let hits = m.find(
+            Query {
+                text: r#"{"level":"error","msg":"bad \"x\" value"}"#,
+                frames: &[],
+            },
+            10,
+        );
+        assert_eq!(hits.len(), 1);
+        assert!(hits[0].exact);
+        assert_eq!(hits[0].captures[0].value, "x");
+    }
+
+    #[test]
+    fn similar_messages_are_approximate_and_below_real_matches() {
+        let m = matcher(vec![entry(
+            "r",
+            "Connection to the database was refused",
+            "Connection to the database was refused",
+            "db.py",
+            1,
+        )]);
+        assert!(ids(&m, "Connection to database refused", &[]).is_empty());
+        let hits = m.similar("Connection to database refused", 5);
+        assert_eq!(hits.len(), 1);
+        assert!(hits[0].approximate && hits[0].score < 0.5);
+        assert!(m.similar("completely unrelated words", 5).is_empty());
+    }
+
+    #[test]
+    fn long_lines_are_bounded() {
+        let m = matcher(vec![entry(
+            "l",
+            "lease {} expired",
+            "lease (.*?) expired",
+            "a.rs",
+            1,
+        )]);
+        let text = format!("lease 1 expired {}", "lease ".repeat(2_000_000));
+        let hits = m.find(
+            Query {
+                text: &text,
+                frames: &[],
+            },
+            10,
+        );
+        assert_eq!(hits.len(), 1);
+        assert!(!hits[0].exact);
+    }
+}

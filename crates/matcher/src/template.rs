@@ -1,0 +1,423 @@
+//! A record's message as the matcher sees it: the literal fragments of its `messagePattern` with
+//! holes between them, or, for a pattern that is not in that form, a size-limited regex.
+//!
+//! errata writes every `messagePattern` as escaped literal text and `(.*?)` / `(.*)` groups.
+//! Such a pattern is matched without a regex engine: each literal is found in turn, leftmost
+//! after the previous one, which is what the lazy groups would capture, and takes time linear in
+//! the text. A pattern from elsewhere (an imported dataset) that is not in this form is compiled
+//! by the `regex` crate, whose matching is linear too, under size limits; one that does not fit
+//! is refused.
+
+use std::ops::Range;
+
+/// Below this many letters and digits of literal text, a template identifies nothing on its own:
+/// `{}`, `{}: {}`, `{}={}` would match ordinary log lines.
+pub const MIN_LITERAL_ALNUM: usize = 4;
+
+/// The longest pattern accepted from a dataset.
+const MAX_PATTERN_LEN: usize = 16 * 1024;
+
+/// A compiled message pattern.
+#[derive(Debug, Clone)]
+pub enum Shape {
+    /// Literal fragments in order, with a hole before the first (`lead`), between each pair and
+    /// after the last (`trail`).
+    Fragments {
+        literals: Vec<Box<str>>,
+        lead: bool,
+        trail: bool,
+    },
+    /// Any other pattern, run by the `regex` crate.
+    Regex(Box<regex::Regex>),
+}
+
+/// Why a pattern cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refused {
+    /// Too little literal text to identify anything.
+    TooVague,
+    /// Longer than [`MAX_PATTERN_LEN`] or too large once compiled.
+    TooLarge,
+    /// Not a valid regex.
+    Invalid(String),
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refused::TooVague => f.write_str("too little literal text to identify a message"),
+            Refused::TooLarge => f.write_str("pattern too large"),
+            Refused::Invalid(e) => write!(f, "invalid pattern: {e}"),
+        }
+    }
+}
+
+/// Where a shape matched in a text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    /// The whole text is the message: nothing before or after the match.
+    pub exact: bool,
+    /// The text each hole took, in order.
+    pub holes: Vec<Range<usize>>,
+}
+
+impl Shape {
+    /// Compiles a `messagePattern`.
+    pub fn compile(pattern: &str) -> Result<Shape, Refused> {
+        if pattern.len() > MAX_PATTERN_LEN {
+            return Err(Refused::TooLarge);
+        }
+        let shape = match fragments(pattern) {
+            Some((literals, lead, trail)) => Shape::Fragments {
+                literals,
+                lead,
+                trail,
+            },
+            None => {
+                let re = regex::RegexBuilder::new(pattern)
+                    .size_limit(1 << 20)
+                    .dfa_size_limit(1 << 20)
+                    .nest_limit(64)
+                    .build()
+                    .map_err(|e| match e {
+                        regex::Error::CompiledTooBig(_) => Refused::TooLarge,
+                        e => Refused::Invalid(e.to_string()),
+                    })?;
+                Shape::Regex(Box::new(re))
+            }
+        };
+        if shape.literal_alnum() < MIN_LITERAL_ALNUM {
+            return Err(Refused::TooVague);
+        }
+        Ok(shape)
+    }
+
+    /// The literal fragments (none for a regex shape).
+    pub fn literals(&self) -> &[Box<str>] {
+        match self {
+            Shape::Fragments { literals, .. } => literals,
+            Shape::Regex(_) => &[],
+        }
+    }
+
+    /// Bytes of literal text: how specific the template is.
+    pub fn literal_len(&self) -> usize {
+        match self {
+            Shape::Fragments { literals, .. } => literals.iter().map(|l| l.len()).sum(),
+            Shape::Regex(re) => regex_literal_text(re.as_str()).len(),
+        }
+    }
+
+    fn literal_alnum(&self) -> usize {
+        let count = |s: &str| s.chars().filter(|c| c.is_alphanumeric()).count();
+        match self {
+            Shape::Fragments { literals, .. } => literals.iter().map(|l| count(l)).sum(),
+            Shape::Regex(re) => count(&regex_literal_text(re.as_str())),
+        }
+    }
+
+    /// The fragment a prefilter looks for: the longest literal.
+    pub fn key(&self) -> Option<&str> {
+        self.literals().iter().max_by_key(|l| l.len()).map(|l| &**l)
+    }
+
+    /// The number of holes (capture groups).
+    pub fn holes(&self) -> usize {
+        match self {
+            Shape::Fragments {
+                literals,
+                lead,
+                trail,
+            } => literals.len().saturating_sub(1) + usize::from(*lead) + usize::from(*trail),
+            Shape::Regex(re) => re.captures_len() - 1,
+        }
+    }
+
+    /// Finds the shape in `text`.
+    pub fn find(&self, text: &str) -> Option<Found> {
+        match self {
+            Shape::Fragments {
+                literals,
+                lead,
+                trail,
+            } => find_fragments(literals, *lead, *trail, text),
+            Shape::Regex(re) => {
+                let caps = re.captures(text)?;
+                let whole = caps.get(0)?;
+                Some(Found {
+                    exact: whole.start() == 0 && whole.end() == text.len(),
+                    holes: caps
+                        .iter()
+                        .skip(1)
+                        .map(|m| m.map_or(0..0, |m| m.range()))
+                        .collect(),
+                })
+            }
+        }
+    }
+}
+
+fn find_fragments(literals: &[Box<str>], lead: bool, trail: bool, text: &str) -> Option<Found> {
+    let (first, rest) = literals.split_first()?;
+    let start = memchr::memmem::find(text.as_bytes(), first.as_bytes())?;
+    let mut holes = Vec::with_capacity(literals.len() + 1);
+    if lead {
+        holes.push(0..start);
+    }
+    let mut pos = start + first.len();
+    for (i, lit) in rest.iter().enumerate() {
+        let last = i + 1 == rest.len();
+        // The last literal of a template that ends with it is placed at the end of the text
+        // when it can be: that is the exact reading. Every other literal goes leftmost.
+        let at = if last && !trail && text.len() >= pos + lit.len() && text.ends_with(&**lit) {
+            text.len() - lit.len()
+        } else {
+            pos + memchr::memmem::find(&text.as_bytes()[pos..], lit.as_bytes())?
+        };
+        holes.push(pos..at);
+        pos = at + lit.len();
+    }
+    if trail {
+        holes.push(pos..text.len());
+    }
+    let exact = (lead || start == 0) && (trail || pos == text.len());
+    Some(Found { exact, holes })
+}
+
+/// Splits a pattern written as errata writes them into its literals, or `None` when it uses any
+/// other regex syntax.
+fn fragments(pattern: &str) -> Option<(Vec<Box<str>>, bool, bool)> {
+    const HOLES: [&str; 6] = ["(.*?)", "(.*)", "(.+?)", "(.+)", ".*?", ".*"];
+    let mut literals: Vec<Box<str>> = Vec::new();
+    let mut current = String::new();
+    let mut lead = false;
+    let mut last_was_hole = false;
+    let mut rest = pattern;
+    while let Some(c) = rest.chars().next() {
+        if let Some(h) = HOLES.iter().find(|h| rest.starts_with(**h)) {
+            if current.is_empty() {
+                if literals.is_empty() {
+                    lead = true;
+                }
+            } else {
+                literals.push(std::mem::take(&mut current).into());
+            }
+            last_was_hole = true;
+            rest = &rest[h.len()..];
+            continue;
+        }
+        last_was_hole = false;
+        match c {
+            '\\' => {
+                let escaped = rest[1..].chars().next()?;
+                // `\d`, `\w`, `\b` … are classes or assertions, not literal text.
+                if escaped.is_alphanumeric() {
+                    return None;
+                }
+                current.push(escaped);
+                rest = &rest[1 + escaped.len_utf8()..];
+            }
+            '.' | '^' | '$' | '|' | '?' | '*' | '+' | '(' | ')' | '[' | ']' | '{' | '}' => {
+                return None
+            }
+            c => {
+                current.push(c);
+                rest = &rest[c.len_utf8()..];
+            }
+        }
+    }
+    if !current.is_empty() {
+        literals.push(current.into());
+    }
+    Some((literals, lead, last_was_hole))
+}
+
+/// The literal characters of a regex that are outside any group, class or repetition: enough to
+/// judge whether a foreign pattern says anything specific.
+fn regex_literal_text(pattern: &str) -> String {
+    let mut out = String::new();
+    let mut chars = pattern.chars().peekable();
+    let mut depth = 0usize;
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                if let Some(e) = chars.next() {
+                    if depth == 0 && !e.is_alphanumeric() {
+                        out.push(e);
+                    }
+                }
+            }
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth = depth.saturating_sub(1),
+            '.' | '^' | '$' | '|' | '?' | '*' | '+' | '{' | '}' => {}
+            // A character followed by a repetition is optional.
+            c if depth == 0 && !matches!(chars.peek(), Some('?' | '*' | '{')) => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The source form of each placeholder of `message`, found by aligning the shape's literals with
+/// it: `{name}` for `Invalid user {name} from {ip}`. Holes that cannot be aligned are numbered.
+pub fn placeholder_names(shape: &Shape, message: &str) -> Vec<String> {
+    let numbered = || (1..=shape.holes()).map(|i| format!("{{{i}}}")).collect();
+    let Shape::Fragments { .. } = shape else {
+        return numbered();
+    };
+    match find_fragments_exact(shape, message) {
+        Some(found) => found
+            .holes
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let name = &message[r.clone()];
+                if name.is_empty() {
+                    format!("{{{}}}", i + 1)
+                } else {
+                    name.to_owned()
+                }
+            })
+            .collect(),
+        None => numbered(),
+    }
+}
+
+fn find_fragments_exact(shape: &Shape, message: &str) -> Option<Found> {
+    shape.find(message).filter(|f| f.exact)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shape(p: &str) -> Shape {
+        Shape::compile(p).unwrap()
+    }
+
+    fn captures(p: &str, text: &str) -> Option<(bool, Vec<String>)> {
+        let f = shape(p).find(text)?;
+        Some((
+            f.exact,
+            f.holes.iter().map(|r| text[r.clone()].to_owned()).collect(),
+        ))
+    }
+
+    #[test]
+    fn errata_patterns_are_split_into_literals() {
+        let s = shape(r"Invalid user (.*?) from (.*)");
+        assert_eq!(
+            s.literals(),
+            &["Invalid user ".into(), " from ".into()] as &[Box<str>]
+        );
+        assert!(matches!(
+            s,
+            Shape::Fragments {
+                lead: false,
+                trail: true,
+                ..
+            }
+        ));
+        assert_eq!(s.key(), Some("Invalid user "));
+        let s = shape(r"(.*?) is not a directory \(errno (.*?)\)");
+        assert!(matches!(
+            s,
+            Shape::Fragments {
+                lead: true,
+                trail: false,
+                ..
+            }
+        ));
+        assert_eq!(s.literals()[1].as_ref(), ")");
+    }
+
+    #[test]
+    fn holes_take_what_the_lazy_groups_would() {
+        assert_eq!(
+            captures(
+                r"Invalid user (.*?) from (.*)",
+                "Invalid user bob from 10.0.0.1"
+            ),
+            Some((true, vec!["bob".into(), "10.0.0.1".into()]))
+        );
+        // Empty renderings, and values that contain the next literal's text.
+        assert_eq!(
+            captures(r"aa (.*?) bb (.*?) cc", "aa  bb  bb x cc"),
+            Some((true, vec!["".into(), " bb x".into()]))
+        );
+        assert_eq!(
+            captures(r"(.*?): not found", "x: y: not found"),
+            Some((true, vec!["x: y".into()]))
+        );
+        // Text around the message makes the match partial.
+        assert_eq!(
+            captures(
+                r"cannot open (.*?) for reading",
+                "E cannot open /x for reading (retry)"
+            ),
+            Some((false, vec!["/x".into()]))
+        );
+        assert_eq!(
+            captures(r"cannot open (.*?) for reading", "cannot open /x"),
+            None
+        );
+    }
+
+    #[test]
+    fn regex_metacharacters_in_messages_are_literal() {
+        let p = regex::escape("expected [a-z]+ (got $x) {1}") + "(.*)";
+        assert_eq!(
+            captures(&p, "expected [a-z]+ (got $x) {1}: .*"),
+            Some((true, vec![": .*".into()]))
+        );
+    }
+
+    #[test]
+    fn vague_templates_are_refused() {
+        for p in [
+            r"(.*)",
+            r"(.*?): (.*)",
+            r"(.*?)=(.*)",
+            r"\{\}",
+            r"E(.*)",
+            r"[a-z]+",
+        ] {
+            assert_eq!(Shape::compile(p).unwrap_err(), Refused::TooVague, "{p}");
+        }
+        assert!(Shape::compile(r"Invalid (.*)").is_ok());
+    }
+
+    #[test]
+    fn foreign_patterns_run_in_bounded_time_or_are_refused() {
+        // Catastrophic for a backtracking engine; linear for this one.
+        let s = shape(r"timeout (a+)+b");
+        assert!(matches!(s, Shape::Regex(_)));
+        let text = format!("timeout {}", "a".repeat(100_000));
+        assert_eq!(s.find(&text), None);
+        assert_eq!(
+            Shape::compile(r"error (.{1000}){1000}").unwrap_err(),
+            Refused::TooLarge
+        );
+        assert!(matches!(
+            Shape::compile(r"error ((").unwrap_err(),
+            Refused::Invalid(_)
+        ));
+        let long = "x".repeat(MAX_PATTERN_LEN + 1);
+        assert_eq!(Shape::compile(&long).unwrap_err(), Refused::TooLarge);
+    }
+
+    #[test]
+    fn placeholder_names_come_from_the_message() {
+        let s = shape(r"Invalid user (.*?) from (.*)");
+        assert_eq!(
+            placeholder_names(&s, "Invalid user {name} from {ip}"),
+            ["{name}", "{ip}"]
+        );
+        let s = shape(r"Sandbox (.*?) not found");
+        assert_eq!(
+            placeholder_names(&s, "Sandbox ${sandbox.id} not found"),
+            ["${sandbox.id}"]
+        );
+        assert_eq!(placeholder_names(&s, "something else"), ["{1}"]);
+    }
+}

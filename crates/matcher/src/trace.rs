@@ -1,0 +1,463 @@
+//! Stack traces: reading frames in the formats of Node/V8, Python, Java, Go and Rust, and
+//! grouping the lines of a log into messages with the frames that belong to them.
+//!
+//! [`Grouper`] is a small state machine fed one line at a time, so a log of any size is read in
+//! bounded memory: a message is held until the line after its trace, with at most
+//! [`MAX_FRAMES`] frames.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+/// The most frames kept per message.
+pub const MAX_FRAMES: usize = 64;
+
+/// One frame of a stack trace.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Frame {
+    /// The file as the runtime printed it (absolute, relative, or, for Java, the package path
+    /// joined to the file name: `java/util/HashMap.java`).
+    pub file: String,
+    pub line: Option<u32>,
+    pub function: Option<String>,
+}
+
+/// A message and the frames of its trace, innermost first.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Segment {
+    /// The 1-based number of the line that holds the message.
+    pub line: u64,
+    pub text: String,
+    pub frames: Vec<Frame>,
+}
+
+macro_rules! re {
+    ($name:ident, $pat:expr) => {
+        static $name: LazyLock<Regex> = LazyLock::new(|| Regex::new($pat).unwrap());
+    };
+}
+
+// Node/V8: `    at fn (file:line:col)`, `    at async fn (file:line:col)`, `    at file:line:col`.
+// Rust backtraces print `             at ./src/main.rs:5:9`, which reads the same way.
+re!(
+    V8_FRAME,
+    r"^\s+at (?:(?:async |new )?(.+?) \((.+?):(\d+)(?::\d+)?\)|(.+?):(\d+)(?::\d+)?)\s*$"
+);
+// Java: `\tat com.acme.Auth.login(Auth.java:42)`, `\tat java.base/java.util.X.y(X.java:1)`.
+re!(
+    JAVA_FRAME,
+    r"^\s+at (?:[\w.-]+(?:@[\w.-]+)?/)?([\w$.<>]+)\(([\w$-]+\.(?:java|kt|scala|groovy)):(\d+)\)\s*$"
+);
+re!(
+    JAVA_NO_SOURCE,
+    r"^\s+at [\w$./<>@-]+\((?:Native Method|Unknown Source)\)\s*$"
+);
+re!(
+    JAVA_MORE,
+    r"^\s+\.\.\. \d+ (?:more|common frames omitted)\s*$"
+);
+// Python: `  File "/x/y.py", line 12, in fn`.
+re!(
+    PY_FRAME,
+    r#"^\s+File "(.+?)", line (\d+)(?:, in (.+?))?\s*$"#
+);
+re!(PY_HEADER, r"^Traceback \(most recent call last\):\s*$");
+re!(
+    PY_CHAIN,
+    r"^(?:During handling of the above exception, another exception occurred:|The above exception was the direct cause of the following exception:)\s*$"
+);
+// Go: a goroutine header, then pairs of `pkg.fn(args)` and `\t/path/file.go:12 +0x1d`.
+re!(GO_GOROUTINE, r"^goroutine \d+ \[[^\]]*\]:\s*$");
+re!(
+    GO_FUNC,
+    r"^(?:created by )?([\w./*()\[\]-]+)(?:\(.*\))?(?: in goroutine \d+)?\s*$"
+);
+// Frames without a file: `    at new Promise (<anonymous>)`, `    at Array.map (native)`.
+re!(V8_OTHER, r"^\s+at \S");
+re!(GO_FILE, r"^\t(.+\.go):(\d+)(?: \+0x[0-9a-f]+)?\s*$");
+// Rust: `thread 'main' panicked at src/main.rs:5:9:` (message on the next line), or before
+// Rust 1.73 `thread 'main' panicked at 'msg', src/main.rs:5:9`.
+re!(
+    RUST_PANIC,
+    r"^thread '[^']*' panicked at (?:'(.*)', )?(.+?):(\d+):(\d+):?\s*$"
+);
+re!(RUST_BT_FUNC, r"^\s+\d+: (?:0x[0-9a-f]+ - )?(.+?)\s*$");
+re!(
+    RUST_NOTE,
+    r"^(?:note: run with `RUST_BACKTRACE=|note: Some details are omitted|stack backtrace:)"
+);
+re!(CARET, r"^\s*[\^~]+\s*$");
+
+/// Where the grouper is.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+enum State {
+    #[default]
+    Idle,
+    /// A message is held; frames may follow it.
+    Message,
+    /// After `Traceback (most recent call last):`: frames first, the message after them.
+    PythonFrames,
+    /// After a Rust panic header: the message is on the next line.
+    RustMessage,
+}
+
+/// Groups lines into [`Segment`]s.
+#[derive(Debug, Default)]
+pub struct Grouper {
+    state: State,
+    pending: Segment,
+    /// The last Go or Rust function line, waiting for its file line.
+    function: Option<String>,
+    /// Frames come innermost last (Python).
+    reversed: bool,
+    /// Inside a Go goroutine dump or a Rust backtrace, where function lines come between frames.
+    functions_follow: bool,
+}
+
+impl Grouper {
+    pub fn new() -> Grouper {
+        Grouper::default()
+    }
+
+    /// Reads line `n` (1-based); returns the segment it completes, if any.
+    pub fn push(&mut self, n: u64, line: &str) -> Option<Segment> {
+        let line = line.trim_end_matches(['\r', '\n']);
+        if self.state == State::RustMessage {
+            if line.trim().is_empty() {
+                return None;
+            }
+            self.pending.line = n;
+            self.pending.text = line.to_owned();
+            self.state = State::Message;
+            return None;
+        }
+        if line.trim().is_empty() {
+            return None;
+        }
+        if PY_CHAIN.is_match(line) {
+            return None;
+        }
+        if PY_HEADER.is_match(line) {
+            let done = self.flush();
+            self.state = State::PythonFrames;
+            self.reversed = true;
+            return done;
+        }
+        if let Some(c) = RUST_PANIC.captures(line) {
+            let done = self.flush();
+            let frame = Frame {
+                file: c[2].to_owned(),
+                line: c[3].parse().ok(),
+                function: None,
+            };
+            self.pending.frames.push(frame);
+            match c.get(1) {
+                Some(msg) => {
+                    self.pending.line = n;
+                    self.pending.text = msg.as_str().to_owned();
+                    self.state = State::Message;
+                }
+                None => self.state = State::RustMessage,
+            }
+            return done;
+        }
+        if self.state != State::Idle {
+            if let Some(frame) = self.frame(line) {
+                if self.pending.frames.len() < MAX_FRAMES {
+                    self.pending.frames.push(frame);
+                }
+                return None;
+            }
+            if self.is_continuation(line) {
+                return None;
+            }
+        }
+        if self.state == State::PythonFrames && !line.starts_with([' ', '\t']) {
+            // The exception line ends a Python traceback.
+            self.pending.line = n;
+            self.pending.text = line.to_owned();
+            self.pending.frames.reverse();
+            self.reversed = false;
+            self.state = State::Idle;
+            return Some(std::mem::take(&mut self.pending));
+        }
+        if self.state == State::PythonFrames {
+            return None; // source lines shown under a frame
+        }
+        let done = self.flush();
+        self.pending.line = n;
+        self.pending.text = line.to_owned();
+        self.state = State::Message;
+        done
+    }
+
+    /// The segment still held at the end of the input.
+    pub fn finish(&mut self) -> Option<Segment> {
+        self.flush()
+    }
+
+    fn flush(&mut self) -> Option<Segment> {
+        let state = std::mem::take(&mut self.state);
+        self.function = None;
+        self.functions_follow = false;
+        let mut seg = std::mem::take(&mut self.pending);
+        if self.reversed {
+            seg.frames.reverse();
+            self.reversed = false;
+        }
+        match state {
+            State::Message => Some(seg),
+            _ => None,
+        }
+    }
+
+    fn frame(&mut self, line: &str) -> Option<Frame> {
+        if let Some(c) = JAVA_FRAME.captures(line) {
+            let function = c[1].to_owned();
+            let file = java_path(&function, &c[2]);
+            return Some(Frame {
+                file,
+                line: c[3].parse().ok(),
+                function: Some(function),
+            });
+        }
+        if let Some(c) = PY_FRAME.captures(line) {
+            return Some(Frame {
+                file: c[1].to_owned(),
+                line: c[2].parse().ok(),
+                function: c.get(3).map(|m| m.as_str().to_owned()),
+            });
+        }
+        if let Some(c) = V8_FRAME.captures(line) {
+            let (function, file, n) = match c.get(1) {
+                Some(f) => (Some(f.as_str().to_owned()), &c[2], &c[3]),
+                None => (self.function.take(), &c[4], &c[5]),
+            };
+            return Some(Frame {
+                file: strip_url(file).to_owned(),
+                line: n.parse().ok(),
+                function,
+            });
+        }
+        if let Some(c) = GO_FILE.captures(line) {
+            return Some(Frame {
+                file: c[1].to_owned(),
+                line: c[2].parse().ok(),
+                function: self.function.take(),
+            });
+        }
+        None
+    }
+
+    fn is_continuation(&mut self, line: &str) -> bool {
+        if GO_GOROUTINE.is_match(line) || line.starts_with("stack backtrace:") {
+            self.functions_follow = true;
+            return true;
+        }
+        if JAVA_MORE.is_match(line)
+            || JAVA_NO_SOURCE.is_match(line)
+            || V8_OTHER.is_match(line)
+            || RUST_NOTE.is_match(line)
+            || CARET.is_match(line)
+        {
+            return true;
+        }
+        if !self.functions_follow {
+            return false;
+        }
+        if let Some(c) = RUST_BT_FUNC.captures(line) {
+            self.function = Some(c[1].to_owned());
+            return true;
+        }
+        // Go prints each function on its own line, unindented, above its file line.
+        if !line.starts_with([' ', '\t']) && line.contains('(') && GO_FUNC.is_match(line) {
+            let looks_go = line.ends_with(')') || line.contains(" in goroutine ");
+            if looks_go && !line.contains(": ") {
+                self.function = GO_FUNC
+                    .captures(line)
+                    .map(|c| c[1].trim_start_matches("created by ").to_owned());
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// `com.acme.Auth.login` in `Auth.java` → `com/acme/Auth.java`.
+fn java_path(function: &str, file: &str) -> String {
+    let stem = file.split('.').next().unwrap_or(file);
+    let parts: Vec<&str> = function.split('.').collect();
+    match parts.iter().position(|p| p.split('$').next() == Some(stem)) {
+        Some(i) if i > 0 => format!("{}/{}", parts[..i].join("/"), file),
+        _ => file.to_owned(),
+    }
+}
+
+fn strip_url(file: &str) -> &str {
+    let file = file
+        .trim_start_matches("file://")
+        .trim_start_matches("webpack:///")
+        .trim_start_matches("webpack://");
+    file.strip_prefix("node:").unwrap_or(file)
+}
+
+/// Whether a frame's file is the record's file: one path ends with the other, by whole
+/// components (`/usr/lib/python3.11/json/decoder.py` and `json/decoder.py`).
+pub fn same_file(frame_file: &str, record_file: &str) -> bool {
+    let a = frame_file.trim_start_matches("./");
+    let b = record_file.trim_start_matches("./");
+    let (long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
+    if short.is_empty() {
+        return false;
+    }
+    long.ends_with(short)
+        && (long.len() == short.len()
+            || matches!(long.as_bytes()[long.len() - short.len() - 1], b'/' | b'\\'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn group(text: &str) -> Vec<Segment> {
+        let mut g = Grouper::new();
+        let mut out = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            out.extend(g.push(i as u64 + 1, line));
+        }
+        out.extend(g.finish());
+        out
+    }
+
+    fn files(s: &Segment) -> Vec<(String, Option<u32>)> {
+        s.frames.iter().map(|f| (f.file.clone(), f.line)).collect()
+    }
+
+    #[test]
+    fn node_traces() {
+        let s = group(
+            "Error: Sandbox abc not found\n    at getSandbox (/app/src/sandbox.ts:41:11)\n    at async release (file:///app/src/plugin.ts:119:9)\n    at /app/src/index.js:3:1\n    at new Promise (<anonymous>)\nnext line",
+        );
+        assert_eq!(s.len(), 2);
+        assert_eq!(s[0].text, "Error: Sandbox abc not found");
+        assert_eq!(
+            files(&s[0])[..3],
+            [
+                ("/app/src/sandbox.ts".into(), Some(41)),
+                ("/app/src/plugin.ts".into(), Some(119)),
+                ("/app/src/index.js".into(), Some(3))
+            ]
+        );
+        assert_eq!(s[0].frames[1].function.as_deref(), Some("release"));
+        assert_eq!(s[1].line, 6);
+    }
+
+    #[test]
+    fn python_tracebacks_with_chains() {
+        let s = group(
+            r#"Traceback (most recent call last):
+  File "/usr/lib/python3.11/json/decoder.py", line 353, in raw_decode
+    obj, end = self.scan_once(s, idx)
+               ^^^^^^^^^^^^^^^^^^^^^^
+StopIteration: 0
+
+During handling of the above exception, another exception occurred:
+
+Traceback (most recent call last):
+  File "/app/main.py", line 3, in <module>
+    json.loads("x")
+  File "/usr/lib/python3.11/json/decoder.py", line 355, in raw_decode
+    raise JSONDecodeError("Expecting value", s, err.value) from None
+json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)"#,
+        );
+        assert_eq!(s.len(), 2);
+        assert_eq!(s[0].text, "StopIteration: 0");
+        assert_eq!(s[0].line, 5);
+        assert_eq!(s[1].line, 14);
+        assert_eq!(
+            files(&s[1]),
+            [
+                ("/usr/lib/python3.11/json/decoder.py".into(), Some(355)),
+                ("/app/main.py".into(), Some(3))
+            ]
+        );
+    }
+
+    #[test]
+    fn java_traces_with_causes() {
+        let s = group(
+            "Exception in thread \"main\" java.lang.IllegalStateException: Queue full\n\tat java.base/java.util.AbstractQueue.add(AbstractQueue.java:98)\n\tat com.acme.Main.main(Main.java:7)\nCaused by: java.io.IOException: Stream closed\n\tat com.acme.io.Reader$Inner.read(Reader.java:12)\n\t... 1 more",
+        );
+        assert_eq!(s.len(), 2);
+        assert_eq!(
+            files(&s[0]),
+            [
+                ("java/util/AbstractQueue.java".into(), Some(98)),
+                ("com/acme/Main.java".into(), Some(7))
+            ]
+        );
+        assert_eq!(s[1].text, "Caused by: java.io.IOException: Stream closed");
+        assert_eq!(files(&s[1]), [("com/acme/io/Reader.java".into(), Some(12))]);
+    }
+
+    #[test]
+    fn go_panics() {
+        let s = group(
+            "panic: sandbox: lease expired\n\ngoroutine 1 [running]:\nmain.(*Pool).release(0xc000010000, {0x4b2f1e, 0x3})\n\t/home/u/app/pool.go:42 +0x1d\nmain.main()\n\t/home/u/app/main.go:9 +0x25\nexit status 2",
+        );
+        assert_eq!(s.len(), 2);
+        assert_eq!(s[0].text, "panic: sandbox: lease expired");
+        assert_eq!(
+            files(&s[0]),
+            [
+                ("/home/u/app/pool.go".into(), Some(42)),
+                ("/home/u/app/main.go".into(), Some(9))
+            ]
+        );
+        assert_eq!(
+            s[0].frames[0].function.as_deref(),
+            Some("main.(*Pool).release")
+        );
+        assert_eq!(s[1].text, "exit status 2");
+    }
+
+    #[test]
+    fn rust_panics_old_and_new() {
+        let s = group(
+            "thread 'main' panicked at src/pool.rs:42:9:\nlease 7 expired\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\nthread 'worker' panicked at 'called `Option::unwrap()` on a `None` value', src/main.rs:5:9\nstack backtrace:\n   0: app::run\n             at ./src/run.rs:10:5\n",
+        );
+        assert_eq!(s.len(), 2);
+        assert_eq!(s[0].text, "lease 7 expired");
+        assert_eq!(s[0].line, 2);
+        assert_eq!(files(&s[0]), [("src/pool.rs".into(), Some(42))]);
+        assert_eq!(s[1].text, "called `Option::unwrap()` on a `None` value");
+        assert_eq!(
+            files(&s[1]),
+            [
+                ("src/main.rs".into(), Some(5)),
+                ("./src/run.rs".into(), Some(10))
+            ]
+        );
+        assert_eq!(s[1].frames[1].function.as_deref(), Some("app::run"));
+    }
+
+    #[test]
+    fn plain_lines_are_their_own_segments() {
+        let s = group("a\nb\n\nc");
+        let texts: Vec<&str> = s.iter().map(|s| s.text.as_str()).collect();
+        assert_eq!(texts, ["a", "b", "c"]);
+        assert_eq!(s[2].line, 4);
+    }
+
+    #[test]
+    fn files_match_by_whole_components() {
+        assert!(same_file(
+            "/usr/lib/python3.11/json/decoder.py",
+            "json/decoder.py"
+        ));
+        assert!(same_file("src/main.rs", "crates/app/src/main.rs"));
+        assert!(same_file("./src/run.rs", "src/run.rs"));
+        assert!(!same_file("/x/myjson/decoder.py", "json/decoder.py"));
+        assert!(!same_file("", "a.py"));
+    }
+}
