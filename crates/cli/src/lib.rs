@@ -33,6 +33,10 @@ enum Commands {
     Index(commands::index::IndexArgs),
     /// Write the dataset as JSON Lines (schema v2).
     Export(commands::export::ExportArgs),
+    /// Match an error message, log line or stack trace to the records that produced it.
+    Explain(commands::explain::ExplainArgs),
+    /// Annotate every line of a log that matches a record, and sum them up.
+    Scan(commands::scan::ScanArgs),
     /// Show one record by id or slug.
     Show(commands::show::ShowArgs),
     /// List the stored records.
@@ -48,12 +52,14 @@ pub(crate) enum Failure {
     NotFound(String),
     /// The user asked for something that cannot be done as asked (exit 2).
     Usage(String),
+    /// Something was found where the user asked to fail on it (`scan --fail-on-match`, exit 1).
+    Matched(String),
 }
 
 impl std::fmt::Display for Failure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Failure::NotFound(m) | Failure::Usage(m) => f.write_str(m),
+            Failure::NotFound(m) | Failure::Usage(m) | Failure::Matched(m) => f.write_str(m),
         }
     }
 }
@@ -75,6 +81,8 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Commands::Index(args) => commands::index::run(&global, args),
         Commands::Export(args) => commands::export::run(&global, args),
+        Commands::Explain(args) => commands::explain::run(&global, args),
+        Commands::Scan(args) => commands::scan::run(&global, args),
         Commands::Show(args) => commands::show::run(&global, args),
         Commands::List(args) => commands::list::run(&global, args),
         Commands::Stats => commands::stats::run(&global),
@@ -86,7 +94,7 @@ pub fn main() -> ExitCode {
                 return ExitCode::SUCCESS;
             }
             match err.downcast_ref::<Failure>() {
-                Some(Failure::NotFound(m)) => {
+                Some(Failure::NotFound(m) | Failure::Matched(m)) => {
                     eprintln!("errata: {m}");
                     ExitCode::from(1)
                 }

@@ -178,6 +178,11 @@ impl Matcher {
     pub fn find(&self, query: Query<'_>, limit: usize) -> Vec<Hit> {
         let raw = clip(query.text);
         let mut candidates = self.candidates(raw);
+        // Without a backslash no envelope escapes anything: the message is a substring of the
+        // line, and a line without a key holds no message.
+        if candidates.is_empty() && !raw.contains('\\') {
+            return Vec::new();
+        }
         let line = input::read_line(raw);
         // A JSON or logfmt envelope decodes escapes, so its message is searched too.
         for t in &line.texts {
@@ -192,6 +197,38 @@ impl Matcher {
             self.verify(t as usize, &line, query.frames, &mut hits);
         }
         rank(&mut hits);
+        hits.truncate(limit);
+        hits
+    }
+
+    /// Matches a pasted text: a message, a log excerpt or a stack trace, of one or many lines.
+    /// Each message in it is matched with the frames of its trace; the best records come first,
+    /// at most `limit`. When nothing matches, the answer is the most similar records, marked
+    /// approximate.
+    pub fn explain(&self, text: &str, limit: usize) -> Vec<Hit> {
+        let mut grouper = crate::trace::Grouper::new();
+        let mut segments = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            segments.extend(grouper.push(i as u64 + 1, line));
+        }
+        segments.extend(grouper.finish());
+        let mut hits: Vec<Hit> = Vec::new();
+        for seg in &segments {
+            hits.extend(self.find(
+                Query {
+                    text: &seg.text,
+                    frames: &seg.frames,
+                },
+                usize::MAX,
+            ));
+        }
+        rank(&mut hits);
+        let mut seen = std::collections::HashSet::new();
+        hits.retain(|h| seen.insert(h.entry));
+        if hits.is_empty() {
+            let message = segments.first().map_or(text, |s| s.text.as_str());
+            return self.similar(message, limit);
+        }
         hits.truncate(limit);
         hits
     }

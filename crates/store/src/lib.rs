@@ -51,7 +51,8 @@ pub enum Error {
 pub type Result<T> = std::result::Result<T, Error>;
 
 /// The migrations, applied in order; `PRAGMA user_version` counts those applied.
-const MIGRATIONS: &[&str] = &[r#"
+const MIGRATIONS: &[&str] = &[
+    r#"
 CREATE TABLE files (
     repo TEXT NOT NULL,
     path TEXT NOT NULL,
@@ -76,7 +77,18 @@ CREATE TABLE records (
 );
 CREATE INDEX records_by_file ON records (repo, file_path);
 CREATE INDEX records_by_slug ON records (slug);
-"#];
+"#,
+    // What the matcher loads, without parsing each record's JSON.
+    r#"
+ALTER TABLE records ADD COLUMN pattern TEXT NOT NULL DEFAULT '';
+ALTER TABLE records ADD COLUMN error_class TEXT;
+ALTER TABLE records ADD COLUMN error_code TEXT;
+UPDATE records SET
+    pattern = json_extract(json, '$.messagePattern'),
+    error_class = json_extract(json, '$.errorClass'),
+    error_code = json_extract(json, '$.errorCode');
+"#,
+];
 
 /// One file's outcome of an indexing run.
 #[derive(Debug, Clone)]
@@ -116,6 +128,19 @@ pub struct Stats {
     pub repos: Vec<(String, u64)>,
     pub by_lang: Vec<(String, u64)>,
     pub by_type: Vec<(String, u64)>,
+}
+
+/// What the matcher needs of a record, read without decoding the record.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MatchRow {
+    pub id: String,
+    pub slug: String,
+    pub file_path: String,
+    pub line_number: u32,
+    pub message: String,
+    pub pattern: String,
+    pub error_class: Option<String>,
+    pub error_code: Option<String>,
 }
 
 /// Which records to list.
@@ -313,6 +338,27 @@ impl Store {
         Ok(Ok(()))
     }
 
+    /// Every record's message and pattern, for the matcher, ordered by repo, file and line.
+    pub fn match_rows(&self) -> Result<Vec<MatchRow>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT id, slug, file_path, line_number, message, pattern, error_class, error_code
+             FROM records ORDER BY repo, file_path, line_number, id",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok(MatchRow {
+                id: r.get(0)?,
+                slug: r.get(1)?,
+                file_path: r.get(2)?,
+                line_number: r.get(3)?,
+                message: r.get(4)?,
+                pattern: r.get(5)?,
+                error_class: r.get(6)?,
+                error_code: r.get(7)?,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     /// The records whose id is `key`, or whose slug is `key`.
     pub fn find(&self, key: &str) -> Result<Vec<Record>> {
         let mut stmt = self.conn.prepare(
@@ -395,8 +441,8 @@ fn replace_file_records(
         }
     }
     let mut insert = tx.prepare_cached(
-        "INSERT OR REPLACE INTO records (id, repo, file_path, lang, slug, error_type, message, line_number, content_hash, analyzed_sha, json)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+        "INSERT OR REPLACE INTO records (id, repo, file_path, lang, slug, error_type, message, line_number, content_hash, analyzed_sha, json, pattern, error_class, error_code)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
     )?;
     for r in records {
         let hash = content_hash(r);
@@ -424,7 +470,10 @@ fn replace_file_records(
             r.line_number,
             hash,
             r.analyzed_sha,
-            json
+            json,
+            r.message_pattern,
+            r.error_class,
+            r.error_code
         ])?;
     }
     let mut delete = tx.prepare_cached("DELETE FROM records WHERE id = ?1")?;
@@ -468,4 +517,34 @@ fn repoint(
         update.execute(params![id, sha, json])?;
     }
     Ok(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_database_of_the_first_schema_is_migrated_for_the_matcher() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.db");
+        {
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch(MIGRATIONS[0]).unwrap();
+            conn.pragma_update(None, "user_version", 1).unwrap();
+            conn.execute(
+                "INSERT INTO records VALUES ('a1', 'o/r', 'x.py', 'python', 'bad-x', 'exception',
+                 'bad {x}', 3, 'h', NULL,
+                 '{\"messagePattern\": \"bad (.*)\", \"errorClass\": \"ValueError\", \"errorCode\": null}')",
+                [],
+            )
+            .unwrap();
+        }
+        let store = Store::open(&path).unwrap();
+        let rows = store.match_rows().unwrap();
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0].pattern, "bad (.*)");
+        assert_eq!(rows[0].error_class.as_deref(), Some("ValueError"));
+        assert_eq!(rows[0].error_code, None);
+        assert_eq!(rows[0].line_number, 3);
+    }
 }

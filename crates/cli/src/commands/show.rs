@@ -34,7 +34,7 @@ pub(crate) fn run(g: &Global, args: ShowArgs) -> Result<()> {
     Ok(())
 }
 
-fn print_record(r: &Record) {
+pub(crate) fn print_record(r: &Record) {
     println!("{}  {}", r.id, r.slug);
     println!("message:  {}", r.error_message);
     println!("pattern:  {}", r.message_pattern);

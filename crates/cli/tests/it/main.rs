@@ -4,5 +4,6 @@
 mod corpora;
 mod golden;
 mod languages;
+mod lookup;
 mod robustness;
 mod util;

@@ -1,0 +1,354 @@
+//! `errata scan [FILE...]`: reads logs (stdin by default), annotates each line that matches a
+//! record, and ends with a summary per record.
+//!
+//! Memory stays bounded whatever the input: lines are read one at a time, a line longer than
+//! [`MAX_LINE`] keeps only its start, a stack trace keeps at most a fixed number of frames, and
+//! the summary has one row per matched record.
+
+use std::collections::HashMap;
+use std::io::{self, BufRead, BufWriter, IsTerminal, Write};
+use std::path::PathBuf;
+
+use anyhow::Result;
+use errata_matcher::{Grouper, Hit, Matcher, Query, Segment};
+use serde::Serialize;
+
+use crate::{db, Failure, Global};
+
+/// The most bytes kept of one line.
+const MAX_LINE: usize = 1 << 20;
+
+/// Rows of the summary table printed on a terminal.
+const SUMMARY_ROWS: usize = 30;
+
+#[derive(Debug, clap::Args)]
+pub(crate) struct ScanArgs {
+    /// Log files to read (default: stdin; `-` is stdin too).
+    files: Vec<PathBuf>,
+    /// Exit with status 1 when any line matched a record (for CI jobs).
+    #[arg(long)]
+    fail_on_match: bool,
+    /// Records named per matched line.
+    #[arg(long, short = 'n', default_value_t = 3)]
+    limit: usize,
+    /// Print only the matched lines and the summary, not every line of the input.
+    #[arg(long, short = 'q')]
+    quiet: bool,
+}
+
+#[derive(Serialize)]
+struct JsonLine<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file: Option<&'a str>,
+    line: u64,
+    text: &'a str,
+    matches: Vec<JsonMatch<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonMatch<'a> {
+    id: &'a str,
+    slug: &'a str,
+    score: f64,
+    exact: bool,
+}
+
+/// Counts per record.
+#[derive(Default)]
+struct Tally {
+    count: u64,
+    first: (usize, u64),
+    last: (usize, u64),
+}
+
+struct Scan<'m, W: Write> {
+    matcher: &'m Matcher,
+    out: W,
+    json: bool,
+    echo: bool,
+    color: bool,
+    limit: usize,
+    names: Vec<String>,
+    file: usize,
+    lines: u64,
+    matched_lines: u64,
+    tally: HashMap<usize, Tally>,
+}
+
+pub(crate) fn run(g: &Global, args: ScanArgs) -> Result<()> {
+    let store = db::for_reading(g)?;
+    let matcher = super::lookup::load(&store)?;
+    drop(store);
+    let files: Vec<Option<PathBuf>> = if args.files.is_empty() {
+        vec![None]
+    } else {
+        args.files
+            .iter()
+            .map(|f| (f.as_os_str() != "-").then(|| f.clone()))
+            .collect()
+    };
+    let stdout = io::stdout();
+    let color = !g.json && stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let mut scan = Scan {
+        matcher: &matcher,
+        out: BufWriter::with_capacity(64 * 1024, stdout.lock()),
+        json: g.json,
+        echo: !g.json && !args.quiet,
+        color,
+        limit: args.limit.max(1),
+        names: files
+            .iter()
+            .map(|f| {
+                f.as_ref()
+                    .map_or("<stdin>".into(), |p| p.display().to_string())
+            })
+            .collect(),
+        file: 0,
+        lines: 0,
+        matched_lines: 0,
+        tally: HashMap::new(),
+    };
+    let several = files.len() > 1;
+    let mut unreadable = 0;
+    for (i, f) in files.iter().enumerate() {
+        scan.file = i;
+        let result = match f {
+            None => scan.read(io::stdin().lock(), several),
+            Some(p) => match std::fs::File::open(p) {
+                Ok(file) => scan.read(io::BufReader::with_capacity(256 * 1024, file), several),
+                Err(e) => {
+                    eprintln!("errata: cannot read {}: {e}; skipped", p.display());
+                    unreadable += 1;
+                    continue;
+                }
+            },
+        };
+        if let Err(e) = result {
+            if e.kind() == io::ErrorKind::BrokenPipe {
+                return Err(e.into());
+            }
+            eprintln!(
+                "errata: reading {}: {e}; the rest of it is skipped",
+                scan.names[i]
+            );
+            unreadable += 1;
+        }
+    }
+    scan.out.flush()?;
+    let matched_lines = scan.matched_lines;
+    scan.summary()?;
+    if unreadable == files.len() {
+        return Err(Failure::Usage("no input could be read".into()).into());
+    }
+    if args.fail_on_match && matched_lines > 0 {
+        return Err(Failure::Matched(format!(
+            "{matched_lines} lines matched records (--fail-on-match)"
+        ))
+        .into());
+    }
+    Ok(())
+}
+
+impl<W: Write> Scan<'_, W> {
+    fn read(&mut self, mut input: impl BufRead, several: bool) -> io::Result<()> {
+        let mut grouper = Grouper::new();
+        let mut buf = Vec::with_capacity(4096);
+        let mut n = 0u64;
+        let file = several.then(|| self.names[self.file].clone());
+        while next_line(&mut input, &mut buf)? {
+            n += 1;
+            self.lines += 1;
+            let text = String::from_utf8_lossy(&buf);
+            if self.echo {
+                self.out.write_all(text.as_bytes())?;
+                self.out.write_all(b"\n")?;
+            }
+            if let Some(seg) = grouper.push(n, &text) {
+                self.segment(&seg, file.as_deref())?;
+            }
+        }
+        if let Some(seg) = grouper.finish() {
+            self.segment(&seg, file.as_deref())?;
+        }
+        Ok(())
+    }
+
+    fn segment(&mut self, seg: &Segment, file: Option<&str>) -> io::Result<()> {
+        let hits = self.matcher.find(
+            Query {
+                text: &seg.text,
+                frames: &seg.frames,
+            },
+            self.limit,
+        );
+        if hits.is_empty() {
+            return Ok(());
+        }
+        self.matched_lines += 1;
+        for h in &hits {
+            let t = self.tally.entry(h.entry).or_insert_with(|| Tally {
+                first: (self.file, seg.line),
+                ..Tally::default()
+            });
+            t.count += 1;
+            t.last = (self.file, seg.line);
+        }
+        if self.json {
+            let line = JsonLine {
+                file,
+                line: seg.line,
+                text: &seg.text,
+                matches: hits.iter().map(|h| json_match(self.matcher, h)).collect(),
+            };
+            serde_json::to_writer(&mut self.out, &line)?;
+            self.out.write_all(b"\n")?;
+        } else {
+            if !self.echo {
+                let prefix = file.map(|f| format!("{f}:")).unwrap_or_default();
+                writeln!(self.out, "{prefix}{}: {}", seg.line, seg.text)?;
+            }
+            let best = &hits[0];
+            let e = &self.matcher.entries()[best.entry];
+            let how = if best.exact { "exact" } else { "partial" };
+            let (on, off) = if self.color {
+                ("\x1b[36m", "\x1b[0m")
+            } else {
+                ("", "")
+            };
+            let values: Vec<String> = best
+                .captures
+                .iter()
+                .map(|c| format!("{}={:?}", c.name, c.value))
+                .collect();
+            let more = match hits.len() {
+                1 => String::new(),
+                n => format!(" (+{} more)", n - 1),
+            };
+            writeln!(
+                self.out,
+                "{on}  ↳ errata: line {} is {} ({}:{}, {how} {:.2}){}{more}{off}",
+                seg.line,
+                e.id,
+                e.file_path,
+                e.line_number,
+                best.score,
+                if values.is_empty() {
+                    String::new()
+                } else {
+                    format!(" {}", values.join(" "))
+                },
+            )?;
+        }
+        Ok(())
+    }
+
+    fn summary(&mut self) -> io::Result<()> {
+        let mut rows: Vec<(&usize, &Tally)> = self.tally.iter().collect();
+        rows.sort_by(|a, b| b.1.count.cmp(&a.1.count).then(a.1.first.cmp(&b.1.first)));
+        // The summary goes with the annotations on a terminal, and to stderr beside JSON.
+        let mut err = io::stderr().lock();
+        let out: &mut dyn Write = if self.json { &mut err } else { &mut self.out };
+        writeln!(
+            out,
+            "\nerrata scan: {} lines read, {} matched, {} distinct records",
+            self.lines,
+            self.matched_lines,
+            rows.len()
+        )?;
+        if rows.is_empty() {
+            return out.flush();
+        }
+        writeln!(
+            out,
+            "{:>8}  {:>10}  {:>10}  record",
+            "count", "first", "last"
+        )?;
+        for (entry, t) in rows.iter().take(SUMMARY_ROWS) {
+            let e = &self.matcher.entries()[**entry];
+            let at = |(f, l): (usize, u64)| {
+                if self.names.len() > 1 {
+                    format!("{}:{l}", f + 1)
+                } else {
+                    l.to_string()
+                }
+            };
+            writeln!(
+                out,
+                "{:>8}  {:>10}  {:>10}  {} {}:{}  {}",
+                t.count,
+                at(t.first),
+                at(t.last),
+                e.id,
+                e.file_path,
+                e.line_number,
+                e.slug
+            )?;
+        }
+        if rows.len() > SUMMARY_ROWS {
+            writeln!(out, "  … and {} more records", rows.len() - SUMMARY_ROWS)?;
+        }
+        out.flush()
+    }
+}
+
+fn json_match<'m>(matcher: &'m Matcher, h: &Hit) -> JsonMatch<'m> {
+    let e = &matcher.entries()[h.entry];
+    JsonMatch {
+        id: &e.id,
+        slug: &e.slug,
+        score: h.score,
+        exact: h.exact,
+    }
+}
+
+/// Reads the next line into `buf` without its newline, keeping at most [`MAX_LINE`] bytes of
+/// it. Returns false at the end of the input.
+fn next_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<bool> {
+    buf.clear();
+    let mut any = false;
+    loop {
+        let avail = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if avail.is_empty() {
+            return Ok(any);
+        }
+        any = true;
+        let room = MAX_LINE.saturating_sub(buf.len());
+        match memchr::memchr(b'\n', avail) {
+            Some(i) => {
+                buf.extend_from_slice(&avail[..i.min(room)]);
+                input.consume(i + 1);
+                if buf.last() == Some(&b'\r') {
+                    buf.pop();
+                }
+                return Ok(true);
+            }
+            None => {
+                let n = avail.len();
+                buf.extend_from_slice(&avail[..n.min(room)]);
+                input.consume(n);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_read_whole_or_cut_at_the_bound() {
+        let long = "x".repeat(MAX_LINE + 10);
+        let data = format!("a\r\n\nb\n{long}\nc");
+        let mut input = io::BufReader::with_capacity(7, data.as_bytes());
+        let mut buf = Vec::new();
+        let mut lines = Vec::new();
+        while next_line(&mut input, &mut buf).unwrap() {
+            lines.push(buf.len());
+        }
+        assert_eq!(lines, [1, 0, 1, MAX_LINE, 1]);
+    }
+}

@@ -1,0 +1,386 @@
+//! `errata explain` and `errata scan`: runtime text in, the records that produced it out.
+
+use serde_json::Value;
+
+use crate::util::{copy_dir, errata_cmd, fixtures, shared, Scratch};
+
+/// Runs errata with stdin fed from `input`.
+fn with_stdin(s: &Scratch, args: &[&str], input: &[u8]) -> std::process::Output {
+    use std::io::Write;
+    let mut child = errata_cmd()
+        .args(args)
+        .arg("--db")
+        .arg(s.db())
+        .current_dir(s.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+fn explain_json(s: &Scratch, text: &str) -> (i32, Value) {
+    let out = with_stdin(s, &["explain", "--json", "-n", "5", "-"], text.as_bytes());
+    let v = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "explain --json printed no JSON ({e}): {}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (out.status.code().unwrap(), v)
+}
+
+/// The first match's record: (file, line).
+fn first(v: &Value) -> (String, u64) {
+    let r = &v["matches"][0]["record"];
+    (
+        r["filePath"].as_str().unwrap_or_default().to_owned(),
+        r["lineNumber"].as_u64().unwrap_or_default(),
+    )
+}
+
+/// A tree where every runtime has the same message raised in two files, so only stack frames
+/// can tell them apart.
+fn twin_tree() -> Scratch {
+    let s = Scratch::new();
+    let pad = "\n".repeat(10);
+    s.write(
+        "py/pkg/a.py",
+        "def load(name):\n    raise ValueError(f\"no such lease: {name}\")\n",
+    );
+    s.write(
+        "py/pkg/b.py",
+        format!("{pad}def load(name):\n    raise ValueError(f\"no such lease: {{name}}\")\n"),
+    );
+    s.write(
+        "js/src/a.js",
+        "function get(id) {\n  throw new Error(`Sandbox ${id} not found`);\n}\n",
+    );
+    s.write(
+        "js/src/b.js",
+        format!("{pad}function get(id) {{\n  throw new Error(`Sandbox ${{id}} not found`);\n}}\n"),
+    );
+    for (file, pad) in [("A", ""), ("B", pad.as_str())] {
+        s.write(
+            &format!("java/src/main/java/com/acme/{file}.java"),
+            format!(
+                "package com.acme;\n{pad}class {file} {{\n  void push(String q) {{\n    throw new IllegalStateException(\"Queue \" + q + \" is full\");\n  }}\n  void write(String q) throws java.io.IOException {{\n    throw new java.io.IOException(\"disk quota exceeded for \" + q);\n  }}\n}}\n"
+            ),
+        );
+        s.write(
+            &format!("go/pool/{}.go", file.to_lowercase()),
+            format!(
+                "package pool\n{pad}import \"fmt\"\n\nfunc Release(id int) {{\n\tpanic(fmt.Sprintf(\"lease %d expired\", id))\n}}\n"
+            ),
+        );
+        s.write(
+            &format!("rs/src/{}.rs", file.to_lowercase()),
+            format!("{pad}pub fn release(id: u32) {{\n    panic!(\"lease {{}} was already released\", id);\n}}\n"),
+        );
+    }
+    s.ok(&["index", ".", "--repo", "acme/twins"]);
+    s
+}
+
+fn line_of(s: &Scratch, rel: &str, needle: &str) -> u64 {
+    let text = std::fs::read_to_string(s.path().join(rel)).unwrap();
+    text.lines().position(|l| l.contains(needle)).unwrap() as u64 + 1
+}
+
+#[test]
+fn stack_traces_pick_the_record_their_frames_point_to() {
+    let s = twin_tree();
+    let cases = [
+        (
+            "python",
+            format!(
+                "Traceback (most recent call last):\n  File \"/srv/app/main.py\", line 3, in <module>\n    load(\"x\")\n  File \"/srv/app/py/pkg/b.py\", line {}, in load\n    raise ValueError(f\"no such lease: {{name}}\")\nValueError: no such lease: x\n",
+                line_of(&s, "py/pkg/b.py", "raise")
+            ),
+            "py/pkg/b.py",
+        ),
+        (
+            "node",
+            format!(
+                "Error: Sandbox sb-1 not found\n    at get (/app/js/src/b.js:{}:9)\n    at async main (/app/js/src/index.js:4:3)\n    at new Promise (<anonymous>)\n",
+                line_of(&s, "js/src/b.js", "throw")
+            ),
+            "js/src/b.js",
+        ),
+        (
+            "java",
+            format!(
+                "Exception in thread \"main\" java.lang.IllegalStateException: Queue jobs is full\n\tat com.acme.B.push(B.java:{})\n\tat com.acme.Main.main(Main.java:7)\n",
+                line_of(&s, "java/src/main/java/com/acme/B.java", "Queue")
+            ),
+            "java/src/main/java/com/acme/B.java",
+        ),
+        (
+            "go",
+            format!(
+                "panic: lease 7 expired\n\ngoroutine 1 [running]:\nexample.com/pool.Release(0x7)\n\t/home/ci/src/go/pool/b.go:{} +0x1d\nmain.main()\n\t/home/ci/src/main.go:9 +0x25\nexit status 2\n",
+                line_of(&s, "go/pool/b.go", "panic")
+            ),
+            "go/pool/b.go",
+        ),
+        (
+            "rust",
+            format!(
+                "thread 'main' panicked at rs/src/b.rs:{}:5:\nlease 7 was already released\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n",
+                line_of(&s, "rs/src/b.rs", "panic")
+            ),
+            "rs/src/b.rs",
+        ),
+    ];
+    for (runtime, trace, want) in cases {
+        let (code, v) = explain_json(&s, &trace);
+        assert_eq!(code, 0, "{runtime}: {v}");
+        assert_eq!(first(&v).0, want, "{runtime}: {v:#}");
+        // Both twins match; the frames decide the order.
+        assert!(v["matches"].as_array().unwrap().len() >= 2, "{runtime}");
+        // The same message without its trace still matches, in file order.
+        let message = trace
+            .lines()
+            .find(|l| {
+                !l.starts_with(' ') && ["lease", "Sandbox", "Queue"].iter().any(|w| l.contains(w))
+            })
+            .unwrap();
+        let (code, v) = explain_json(&s, message);
+        assert_eq!(code, 0, "{runtime} message alone");
+        assert!(
+            v["matches"][0]["exact"].as_bool().unwrap(),
+            "{runtime}: {v:#}"
+        );
+    }
+}
+
+#[test]
+fn java_cause_chains_match_each_exception() {
+    let s = twin_tree();
+    let trace = format!(
+        "com.acme.JobFailed: job 12 failed\n\tat com.acme.Main.run(Main.java:20)\nCaused by: java.io.IOException: disk quota exceeded for jobs\n\tat com.acme.A.write(A.java:{})\n\t... 3 more\n",
+        line_of(&s, "java/src/main/java/com/acme/A.java", "disk quota")
+    );
+    let (code, v) = explain_json(&s, &trace);
+    assert_eq!(code, 0);
+    assert_eq!(first(&v).0, "java/src/main/java/com/acme/A.java");
+    let captures = &v["matches"][0]["captures"];
+    assert_eq!(captures[0]["value"], "jobs", "{v:#}");
+}
+
+#[test]
+fn explain_fills_in_placeholder_values_and_names_them() {
+    let s = twin_tree();
+    let (code, v) = explain_json(
+        &s,
+        "2024-05-01T12:00:00.123Z ERROR [worker-3] pool: lease 42 was already released",
+    );
+    assert_eq!(code, 0, "{v}");
+    let m = &v["matches"][0];
+    assert_eq!(m["exact"], true);
+    assert_eq!(m["captures"][0]["name"], "{}");
+    assert_eq!(m["captures"][0]["value"], "42");
+    assert_eq!(m["record"]["schemaVersion"], 2);
+    assert!(m["score"].as_f64().unwrap() > 0.5);
+}
+
+#[test]
+fn the_seed_message_finds_the_seed_record() {
+    let s = Scratch::new();
+    // Under tests/ the fixture would be skipped as test code: index a copy.
+    let tree = s.path().join("paperclip");
+    copy_dir(&fixtures().join("golden"), &tree);
+    s.ok(&[
+        "index",
+        tree.to_str().unwrap(),
+        "--repo",
+        "paperclipai/paperclip",
+        "--commit",
+        "3f1d897a7c018d76563a21c6e39c3c9b03933622",
+    ]);
+    let seed: Value =
+        serde_json::from_str(&std::fs::read_to_string(shared().join("seed/record.json")).unwrap())
+            .unwrap();
+    let message = seed["record"]["errorMessage"].as_str().unwrap();
+    let line = format!("[plugin:createos] Error: {message}\n    at release (/srv/paperclip/packages/plugins/sandbox-providers/createos/src/plugin.ts:119:45)");
+    let (code, v) = explain_json(&s, &line);
+    assert_eq!(code, 0);
+    for field in ["errorMessage", "filePath", "lineNumber", "githubUrl"] {
+        assert_eq!(
+            v["matches"][0]["record"][field], seed["record"][field],
+            "{field}"
+        );
+    }
+    assert_eq!(v["matches"][0]["exact"], true);
+    // On a terminal-less stdout the human form names the record and marks the raising line.
+    let human = s.ok(&["explain", message]);
+    assert!(human.contains("exact match"), "{human}");
+    assert!(human.contains(">119 |"), "{human}");
+}
+
+#[test]
+fn nothing_matching_exits_1_and_names_the_nearest() {
+    let s = twin_tree();
+    let out = s.errata(&["explain", "lease 7 was released already"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no record matches"), "{err}");
+    assert!(
+        err.contains("approximate") && err.contains("rs/src/"),
+        "{err}"
+    );
+    let (code, v) = explain_json(&s, "lease 7 was released already");
+    assert_eq!(code, 1);
+    assert_eq!(v["matches"][0]["approximate"], true);
+    assert!(v["matches"][0]["score"].as_f64().unwrap() < 0.5);
+    // Ordinary log lines match nothing at all.
+    let out = s.errata(&["explain", "2024-05-01 INFO GET /healthz 200 0.3ms"]);
+    assert_eq!(out.status.code(), Some(1));
+    // Empty text is a usage error.
+    let out = with_stdin(&s, &["explain", "-"], b"");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn scan_annotates_matched_lines_and_sums_them_up() {
+    let s = twin_tree();
+    let log = "2024-05-01 12:00:00 INFO starting\n\
+               2024-05-01 12:00:01 ERROR lease 7 was already released\n\
+               2024-05-01 12:00:02 INFO GET / 200\n\
+               {\"level\":\"error\",\"msg\":\"Sandbox sb-9 not found\"}\n\
+               Traceback (most recent call last):\n  File \"/x/py/pkg/a.py\", line 2, in load\nValueError: no such lease: q\n\
+               2024-05-01 12:00:03 ERROR lease 8 was already released\n";
+    s.write("app.log", log);
+    let out = s.errata(&["scan", "--json", "app.log"]);
+    assert!(out.status.success());
+    let lines: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let numbers: Vec<u64> = lines.iter().map(|l| l["line"].as_u64().unwrap()).collect();
+    assert_eq!(numbers, [2, 4, 7, 8]);
+    assert_eq!(
+        lines[0]["text"],
+        "2024-05-01 12:00:01 ERROR lease 7 was already released"
+    );
+    for l in &lines {
+        let m = &l["matches"][0];
+        assert!(m["id"].as_str().unwrap().len() == 16 && m["slug"].is_string());
+        assert!(m["score"].as_f64().unwrap() > 0.5);
+    }
+    // The Python traceback's frame picks a.py.
+    let py = &lines[2]["matches"][0]["id"];
+    let shown = s.ok(&["show", py.as_str().unwrap(), "--json"]);
+    assert!(shown.contains("\"filePath\":\"py/pkg/a.py\""), "{shown}");
+    let summary = String::from_utf8(out.stderr).unwrap();
+    assert!(summary.contains("8 lines read, 4 matched"), "{summary}");
+
+    // Human form: every line echoed, matched ones annotated, then the summary.
+    let human = s.ok(&["scan", "app.log"]);
+    assert!(human.contains("INFO starting"));
+    assert!(human.contains("↳ errata: line 2 is"), "{human}");
+    assert!(human.contains("{}=\"7\""), "{human}");
+    assert!(
+        human
+            .lines()
+            .any(|l| l.trim_start().starts_with("2 ") && l.contains(" 2 ") && l.contains(" 8 ")),
+        "{human}"
+    );
+
+    // --fail-on-match: 1 when anything matched, 0 when nothing did.
+    assert_eq!(
+        s.errata(&["scan", "--fail-on-match", "app.log"])
+            .status
+            .code(),
+        Some(1)
+    );
+    s.write("clean.log", "all good\n");
+    assert_eq!(
+        s.errata(&["scan", "--fail-on-match", "clean.log"])
+            .status
+            .code(),
+        Some(0)
+    );
+}
+
+#[test]
+fn scan_survives_bad_input() {
+    let s = twin_tree();
+    // Empty input, binary data, invalid UTF-8 and a 10 MB line, then a real match.
+    let mut input: Vec<u8> = Vec::new();
+    input.extend_from_slice(b"\x00\x01\x02\xff\xfe binary \x00\n");
+    input.extend_from_slice(b"bad \xc3\x28 utf8: lease 3 was already released\n");
+    input.extend(std::iter::repeat_n(b'a', 10 << 20));
+    input.extend_from_slice(b" lease 4 was already released\n");
+    input.extend_from_slice(b"lease 5 was already released\n");
+    let out = with_stdin(&s, &["scan", "--json"], &input);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let numbers: Vec<u64> = lines.iter().map(|l| l["line"].as_u64().unwrap()).collect();
+    // The 10 MB line is cut before its message: only its start is read.
+    assert_eq!(numbers, [2, 4]);
+    let out = with_stdin(&s, &["scan", "--json"], b"");
+    assert!(out.status.success());
+    assert!(out.stdout.is_empty());
+    // A missing file is reported and the others are still read.
+    s.write("ok.log", "lease 5 was already released\n");
+    let out = s.errata(&["scan", "--json", "missing.log", "ok.log"]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read missing.log"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("\"file\":\"ok.log\""));
+}
+
+#[test]
+fn an_untrusted_dataset_cannot_slow_matching_down() {
+    // Patterns from elsewhere: catastrophic for backtracking engines, huge, or invalid.
+    let s = twin_tree();
+    let conn_path = s.db();
+    let evil = [
+        ("e1", r"timeout (a+)+b"),
+        ("e2", r"(x+x+)+y waiting"),
+        ("e3", r"error (.{1000}){1000}"),
+        ("e4", r"broken (("),
+    ];
+    for (id, pattern) in evil {
+        let status = std::process::Command::new("python3")
+            .arg("-c")
+            .arg(
+                "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); \
+                 c.execute(\"INSERT INTO records (id, repo, file_path, lang, slug, error_type, message, line_number, content_hash, json, pattern) \
+                 SELECT ?, repo, file_path, lang, ?, error_type, ?, line_number, content_hash, json, ? FROM records LIMIT 1\", (sys.argv[2], sys.argv[2], sys.argv[3], sys.argv[3])); c.commit()",
+            )
+            .args([conn_path.to_str().unwrap(), id, pattern, pattern])
+            .status()
+            .expect("python3 runs");
+        assert!(status.success());
+    }
+    let line = format!("timeout {}", "a".repeat(200_000));
+    let out = with_stdin(
+        &s,
+        &["scan", "--json"],
+        format!("{line}\nlease 1 was already released\n").as_bytes(),
+    );
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(stdout.lines().count(), 1, "{stdout}");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("errata cannot run"), "{err}");
+}
