@@ -384,3 +384,134 @@ fn an_untrusted_dataset_cannot_slow_matching_down() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("errata cannot run"), "{err}");
 }
+
+/// A small deterministic generator, so a failure can be replayed.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
+        xs[(self.next() % xs.len() as u64) as usize]
+    }
+}
+
+/// A rendering of a `messagePattern`: each group replaced by a value, escapes undone.
+fn render(pattern: &str, rng: &mut Rng) -> String {
+    const VALUES: [&str; 12] = [
+        "",
+        "x",
+        "two words",
+        "a.*b(c)[d]+?",
+        "$1 \\d {x}",
+        "42",
+        "/tmp/some path/file.txt",
+        "ünïcødé",
+        "'quoted'",
+        "-1.5e3",
+        "<None>",
+        "ERR_X",
+    ];
+    let mut out = String::new();
+    let mut rest = pattern;
+    while let Some(c) = rest.chars().next() {
+        if let Some(g) = ["(.*?)", "(.*)"].iter().find(|g| rest.starts_with(**g)) {
+            out.push_str(rng.pick(&VALUES));
+            rest = &rest[g.len()..];
+        } else if c == '\\' {
+            let e = rest[1..].chars().next().unwrap();
+            out.push(e);
+            rest = &rest[1 + e.len_utf8()..];
+        } else {
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    out
+}
+
+/// Renders every record of a corpus into a log line, scans the log, and checks that the first
+/// match of each line has the record's template.
+fn round_trip(c: Option<&crate::corpora::Indexed>, name: &str) {
+    let Some(c) = c else { return };
+    let records = c.scratch.records();
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut log = String::new();
+    let mut expected: Vec<String> = Vec::new();
+    let (mut vague, mut multiline) = (0, 0);
+    let prefixes = [
+        "2024-05-01T12:00:00.123Z ERROR ",
+        "2024-05-01 12:00:00,123 - app.worker - ERROR - ",
+        "[2024-05-01 12:00:00] [error] [req-7f3a] ",
+        "May  1 12:00:00 host app[4242]: ",
+        "E0501 12:00:00.123456   42 main.go:91] ",
+        "12:00:00.001 [main] WARN com.acme.Service - ",
+    ];
+    for r in &records {
+        let pattern = r["messagePattern"].as_str().unwrap();
+        if errata_matcher::template::Shape::compile(pattern).is_err() {
+            vague += 1;
+            continue;
+        }
+        let message = render(pattern, &mut rng);
+        if message.contains(['\n', '\r']) || message.trim().is_empty() {
+            multiline += 1;
+            continue;
+        }
+        log.push_str(rng.pick(&prefixes));
+        log.push_str(&message);
+        log.push('\n');
+        expected.push(pattern.to_owned());
+    }
+    c.scratch.write("round-trip.log", &log);
+    let out = c.scratch.errata(&["scan", "--json", "round-trip.log"]);
+    assert!(out.status.success());
+    let pattern_of: std::collections::HashMap<&str, &str> = records
+        .iter()
+        .map(|r| {
+            (
+                r["id"].as_str().unwrap(),
+                r["messagePattern"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    let mut first: Vec<Option<String>> = vec![None; expected.len()];
+    for l in String::from_utf8(out.stdout).unwrap().lines() {
+        let v: Value = serde_json::from_str(l).unwrap();
+        let n = v["line"].as_u64().unwrap() as usize - 1;
+        let id = v["matches"][0]["id"].as_str().unwrap();
+        first[n] = Some(pattern_of[id].to_owned());
+    }
+    let right = expected
+        .iter()
+        .zip(&first)
+        .filter(|(want, got)| got.as_deref() == Some(want.as_str()))
+        .count();
+    let share = right as f64 / expected.len() as f64;
+    eprintln!(
+        "round trip {name}: {right}/{} lines name their template first ({:.2}%); left out: {vague} templates too vague to match alone, {multiline} multi-line or empty renderings",
+        expected.len(),
+        100.0 * share
+    );
+    for (i, (want, got)) in expected.iter().zip(&first).enumerate() {
+        if got.as_deref() != Some(want.as_str()) {
+            eprintln!("  miss line {}: want {want:?} got {got:?}", i + 1);
+        }
+    }
+    assert!(share >= 0.99, "{name}: only {:.2}% matched", 100.0 * share);
+}
+
+#[test]
+fn every_cpython_message_rendered_into_a_log_is_matched_back() {
+    round_trip(crate::corpora::cpython(), "cpython-stdlib");
+}
+
+#[test]
+fn every_npm_message_rendered_into_a_log_is_matched_back() {
+    round_trip(crate::corpora::npm_all(), "npm");
+}
