@@ -32,7 +32,7 @@ Rendering. A rendered line takes the templates in turns of a fresh random permut
 is rendered LINES * RENDERED / N times, give or take one. Each placeholder becomes a random
 value: a word, a number, an id, a path, a URL, a quoted name, text with spaces or with regex
 metacharacters, and one time in twenty nothing. The message is put in a log line of a random
-shape: an ISO timestamp and level (ERROR or WARN), sometimes a logger name or a [request id],
+shape: an ISO timestamp (one day's worth, rising line by line) and level (ERROR or WARN), sometimes a logger name or a [request id],
 or a JSON object {"level":"error","msg":...}. A JSON line is used only when the message needs
 no JSON escaping, so every rendered line holds its message verbatim and its pattern matches it
 (checked with Python's re for the first rendering of each template). Noise lines are INFO and
@@ -41,6 +41,7 @@ small vocabulary of benign words.
 """
 
 import argparse
+import calendar
 import json
 import os
 import random
@@ -155,7 +156,7 @@ COMPONENTS = "http db cache scheduler worker auth metrics grpc queue sync".split
 
 
 def timestamp(rng, base):
-    t = base + rng.random() * 86400
+    t = base + rng.random() * 0.1
     ms = int((t % 1) * 1000)
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t)) + f".{ms:03d}Z", t
 
@@ -307,7 +308,9 @@ def main():
         sys.exit(f"make_log.py: the subset database kept {kept} records, not {n}")
 
     # the log
-    base = time.mktime((2026, 11, 30, 0, 0, 0, 0, 0, 0))
+    # One day of log: the timestamps rise with the line number (plus up to 0.1 s).
+    base = calendar.timegm((2026, 11, 30, 0, 0, 0))
+    step = 86400 / args.lines
     rendered_total = round(args.lines * args.rendered)
     rendered_at = set(rng.sample(range(args.lines), rendered_total))
     order = []
@@ -327,10 +330,10 @@ def main():
                     checked.add(k)
                     if not re.search(p, msg):
                         bad += 1
-                fl.write(error_line(msg, rng, base) + "\n")
+                fl.write(error_line(msg, rng, base + i * step) + "\n")
                 ft.write(f"{i + 1}\t{rid}\n")
             else:
-                fl.write(noise_line(rng, base) + "\n")
+                fl.write(noise_line(rng, base + i * step) + "\n")
     if bad:
         print(f"warning: {bad} templates' renderings do not match their own pattern (Python re)", file=sys.stderr)
 

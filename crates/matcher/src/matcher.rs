@@ -203,8 +203,7 @@ impl Matcher {
 
     /// Matches a pasted text: a message, a log excerpt or a stack trace, of one or many lines.
     /// Each message in it is matched with the frames of its trace; the best records come first,
-    /// at most `limit`. When nothing matches, the answer is the most similar records, marked
-    /// approximate.
+    /// at most `limit`. When nothing matches, [`Matcher::similar`] finds the nearest.
     pub fn explain(&self, text: &str, limit: usize) -> Vec<Hit> {
         let mut grouper = crate::trace::Grouper::new();
         let mut segments = Vec::new();
@@ -225,17 +224,20 @@ impl Matcher {
         rank(&mut hits);
         let mut seen = std::collections::HashSet::new();
         hits.retain(|h| seen.insert(h.entry));
-        if hits.is_empty() {
-            let message = segments.first().map_or(text, |s| s.text.as_str());
-            return self.similar(message, limit);
-        }
         hits.truncate(limit);
         hits
     }
 
     /// Records whose message resembles the text's, for when nothing matches: approximate,
-    /// scored below every real match.
+    /// scored below every real match. For a multi-line text, its first message is compared.
     pub fn similar(&self, text: &str, limit: usize) -> Vec<Hit> {
+        let mut grouper = crate::trace::Grouper::new();
+        let first = text
+            .lines()
+            .enumerate()
+            .find_map(|(i, l)| grouper.push(i as u64 + 1, l))
+            .or_else(|| grouper.finish());
+        let text = first.as_ref().map_or(text, |s| s.text.as_str());
         let line = input::read_line(clip(text));
         let scored = similar::best(
             line.message(),

@@ -67,11 +67,11 @@ impl Shape {
         if pattern.len() > MAX_PATTERN_LEN {
             return Err(Refused::TooLarge);
         }
-        let shape = match fragments(pattern) {
-            Some((literals, lead, trail)) => Shape::Fragments {
-                literals,
-                lead,
-                trail,
+        let shape = match errata_model::PatternParts::parse(pattern) {
+            Some(p) => Shape::Fragments {
+                literals: p.literals.into_iter().map(String::into_boxed_str).collect(),
+                lead: p.lead,
+                trail: p.trail,
             },
             None => {
                 let re = regex::RegexBuilder::new(pattern)
@@ -159,7 +159,18 @@ impl Shape {
 
 fn find_fragments(literals: &[Box<str>], lead: bool, trail: bool, text: &str) -> Option<Found> {
     let (first, rest) = literals.split_first()?;
-    let start = memchr::memmem::find(text.as_bytes(), first.as_bytes())?;
+    let bytes = text.as_bytes();
+    // A message starts at a word boundary: `Exception: {}` is not in `IllegalStateException: x`.
+    let glued = |at: usize| {
+        !lead
+            && at > 0
+            && is_word(bytes[at - 1])
+            && first.as_bytes().first().is_some_and(|&b| is_word(b))
+    };
+    let mut start = memchr::memmem::find(bytes, first.as_bytes())?;
+    while glued(start) {
+        start += 1 + memchr::memmem::find(&bytes[start + 1..], first.as_bytes())?;
+    }
     let mut holes = Vec::with_capacity(literals.len() + 1);
     if lead {
         holes.push(0..start);
@@ -181,55 +192,20 @@ fn find_fragments(literals: &[Box<str>], lead: bool, trail: bool, text: &str) ->
         holes.push(pos..text.len());
     }
     let exact = (lead || start == 0) && (trail || pos == text.len());
+    // And ends at one.
+    let last = literals.last().map_or(&[][..], |l| l.as_bytes());
+    if !trail
+        && pos < bytes.len()
+        && is_word(bytes[pos])
+        && last.last().is_some_and(|&b| is_word(b))
+    {
+        return None;
+    }
     Some(Found { exact, holes })
 }
 
-/// Splits a pattern written as errata writes them into its literals, or `None` when it uses any
-/// other regex syntax.
-fn fragments(pattern: &str) -> Option<(Vec<Box<str>>, bool, bool)> {
-    const HOLES: [&str; 6] = ["(.*?)", "(.*)", "(.+?)", "(.+)", ".*?", ".*"];
-    let mut literals: Vec<Box<str>> = Vec::new();
-    let mut current = String::new();
-    let mut lead = false;
-    let mut last_was_hole = false;
-    let mut rest = pattern;
-    while let Some(c) = rest.chars().next() {
-        if let Some(h) = HOLES.iter().find(|h| rest.starts_with(**h)) {
-            if current.is_empty() {
-                if literals.is_empty() {
-                    lead = true;
-                }
-            } else {
-                literals.push(std::mem::take(&mut current).into());
-            }
-            last_was_hole = true;
-            rest = &rest[h.len()..];
-            continue;
-        }
-        last_was_hole = false;
-        match c {
-            '\\' => {
-                let escaped = rest[1..].chars().next()?;
-                // `\d`, `\w`, `\b` … are classes or assertions, not literal text.
-                if escaped.is_alphanumeric() {
-                    return None;
-                }
-                current.push(escaped);
-                rest = &rest[1 + escaped.len_utf8()..];
-            }
-            '.' | '^' | '$' | '|' | '?' | '*' | '+' | '(' | ')' | '[' | ']' | '{' | '}' => {
-                return None
-            }
-            c => {
-                current.push(c);
-                rest = &rest[c.len_utf8()..];
-            }
-        }
-    }
-    if !current.is_empty() {
-        literals.push(current.into());
-    }
-    Some((literals, lead, last_was_hole))
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
 }
 
 /// The literal characters of a regex that are outside any group, class or repetition: enough to

@@ -27,4 +27,4 @@ pub use record::{
     SCHEMA_VERSION,
 };
 pub use status::{http_status_from_name, http_status_from_number, is_http_status};
-pub use template::{Segment, Template};
+pub use template::{words, PatternParts, Segment, Template};

@@ -116,9 +116,151 @@ impl Template {
     }
 }
 
+/// A `messagePattern` read back: its literal fragments in order, with a hole before the first
+/// (`lead`), between each pair, and after the last (`trail`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PatternParts {
+    pub literals: Vec<String>,
+    pub lead: bool,
+    pub trail: bool,
+}
+
+impl PatternParts {
+    /// Reads a pattern written as errata writes them (escaped literal text and `(.*?)` / `(.*)`
+    /// groups); `None` when it uses any other regex syntax.
+    pub fn parse(pattern: &str) -> Option<PatternParts> {
+        const HOLES: [&str; 6] = ["(.*?)", "(.*)", "(.+?)", "(.+)", ".*?", ".*"];
+        let mut parts = PatternParts {
+            literals: Vec::new(),
+            lead: false,
+            trail: false,
+        };
+        let mut current = String::new();
+        let mut rest = pattern;
+        while let Some(c) = rest.chars().next() {
+            if let Some(h) = HOLES.iter().find(|h| rest.starts_with(**h)) {
+                if current.is_empty() {
+                    parts.lead |= parts.literals.is_empty();
+                } else {
+                    parts.literals.push(std::mem::take(&mut current));
+                }
+                parts.trail = true;
+                rest = &rest[h.len()..];
+                continue;
+            }
+            parts.trail = false;
+            match c {
+                '\\' => {
+                    let escaped = rest[1..].chars().next()?;
+                    // `\d`, `\w`, `\b` … are classes or assertions, not literal text.
+                    if escaped.is_alphanumeric() {
+                        return None;
+                    }
+                    current.push(escaped);
+                    rest = &rest[1 + escaped.len_utf8()..];
+                }
+                '.' | '^' | '$' | '|' | '?' | '*' | '+' | '(' | ')' | '[' | ']' | '{' | '}' => {
+                    return None
+                }
+                c => {
+                    current.push(c);
+                    rest = &rest[c.len_utf8()..];
+                }
+            }
+        }
+        if !current.is_empty() {
+            parts.literals.push(current);
+        }
+        Some(parts)
+    }
+
+    /// A word that every rendering of the pattern contains as a whole word: the longest word of
+    /// the literal text that no placeholder can extend. Looking the words of a runtime message
+    /// up among the anchors finds the few templates that could match it.
+    pub fn anchor(&self) -> Option<&str> {
+        let last = self.literals.len().saturating_sub(1);
+        let mut best: Option<&str> = None;
+        for (i, lit) in self.literals.iter().enumerate() {
+            // A word touching a hole may be glued to the value: `id{n}` renders as `id42`.
+            let open_start = i > 0 || self.lead;
+            let open_end = i < last || self.trail;
+            for (start, w) in word_spans(lit) {
+                let end = start + w.len();
+                if (start == 0 && open_start) || (end == lit.len() && open_end) {
+                    continue;
+                }
+                if w.chars().count() >= 2 && best.is_none_or(|b| w.len() > b.len()) {
+                    best = Some(w);
+                }
+            }
+        }
+        best
+    }
+}
+
+/// The words of a text, as anchors are cut: runs of letters, digits and `_`.
+pub fn words(text: &str) -> impl Iterator<Item = &str> {
+    word_spans(text).map(|(_, w)| w)
+}
+
+fn word_spans(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    let mut pos = 0;
+    std::iter::from_fn(move || {
+        let rest = &text[pos..];
+        let start = pos + rest.find(is_word)?;
+        let len = text[start..]
+            .find(|c| !is_word(c))
+            .unwrap_or(text.len() - start);
+        pos = start + len;
+        Some((start, &text[start..start + len]))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn patterns_read_back_into_their_literals() {
+        let p = PatternParts::parse(r"Invalid user (.*?) from (.*)").unwrap();
+        assert_eq!(p.literals, ["Invalid user ", " from "]);
+        assert!(!p.lead && p.trail);
+        let p = PatternParts::parse(r"(.*?) is not a directory \(errno (.*?)\)").unwrap();
+        assert!(p.lead && !p.trail);
+        assert_eq!(p.literals[1], ")");
+        assert_eq!(PatternParts::parse(r"\d+ items"), None);
+        assert_eq!(PatternParts::parse(r"a|b"), None);
+        let t = Template::new([
+            Segment::Literal("expected [a-z]+ (got $x) {1}".into()),
+            Segment::Placeholder {
+                source: "{}".into(),
+            },
+        ]);
+        let p = PatternParts::parse(&t.pattern()).unwrap();
+        assert_eq!(p.literals, ["expected [a-z]+ (got $x) {1}"]);
+    }
+
+    #[test]
+    fn anchors_are_whole_words_no_value_can_extend() {
+        let anchor = |p: &str| PatternParts::parse(p).unwrap().anchor().map(str::to_owned);
+        assert_eq!(
+            anchor(r"Invalid user (.*?) from (.*)").as_deref(),
+            Some("Invalid")
+        );
+        // `lease` touches the hole before it and `expiredx` could be `expired{n}`.
+        assert_eq!(
+            anchor(r"(.*?)lease was expired(.*)").as_deref(),
+            Some("was")
+        );
+        assert_eq!(anchor(r"(.*?)x(.*)"), None);
+        assert_eq!(
+            anchor(r"CreateOS process cleanup").as_deref(),
+            Some("CreateOS")
+        );
+        let words: Vec<&str> = words("Error: lease 7 (id=ab_c) ünï!").collect();
+        assert_eq!(words, ["Error", "lease", "7", "id", "ab_c", "ünï"]);
+    }
 
     #[test]
     fn literal_only_pattern_is_escaped() {

@@ -88,7 +88,36 @@ UPDATE records SET
     error_class = json_extract(json, '$.errorClass'),
     error_code = json_extract(json, '$.errorCode');
 "#,
+    // Lookups of one message: the anchor word of each pattern (filled in by `backfill_anchors`)
+    // and a full-text index of the messages for approximate matches. The index is contentless;
+    // its rowids are those of `records`.
+    r#"
+ALTER TABLE records ADD COLUMN anchor TEXT;
+CREATE INDEX records_by_anchor ON records (anchor);
+CREATE VIRTUAL TABLE messages_fts USING fts5(message, content='', contentless_delete=1);
+INSERT INTO messages_fts (rowid, message) SELECT rowid, message FROM records;
+"#,
 ];
+
+/// The anchor word of a `messagePattern` ([`errata_model::PatternParts::anchor`]).
+fn anchor(pattern: &str) -> Option<String> {
+    errata_model::PatternParts::parse(pattern).and_then(|p| p.anchor().map(str::to_owned))
+}
+
+/// Work a migration needs beyond SQL, by the schema version it produces.
+fn after_migration(tx: &rusqlite::Transaction<'_>, version: usize) -> Result<()> {
+    if version == 3 {
+        let rows: Vec<(i64, String)> = tx
+            .prepare("SELECT rowid, pattern FROM records")?
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        let mut update = tx.prepare("UPDATE records SET anchor = ?2 WHERE rowid = ?1")?;
+        for (rowid, pattern) in rows {
+            update.execute(params![rowid, anchor(&pattern)])?;
+        }
+    }
+    Ok(())
+}
 
 /// One file's outcome of an indexing run.
 #[derive(Debug, Clone)]
@@ -129,6 +158,10 @@ pub struct Stats {
     pub by_lang: Vec<(String, u64)>,
     pub by_type: Vec<(String, u64)>,
 }
+
+/// The columns [`MatchRow`] is read from, in its order (then the repo, for ordering).
+const MATCH_COLUMNS: &str =
+    "id, slug, file_path, line_number, message, pattern, error_class, error_code, repo";
 
 /// What the matcher needs of a record, read without decoding the record.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -228,6 +261,7 @@ impl Store {
         for (i, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
             let tx = self.conn.transaction()?;
             tx.execute_batch(sql)?;
+            after_migration(&tx, i + 1)?;
             tx.pragma_update(None, "user_version", (i + 1) as i64)?;
             tx.commit()?;
         }
@@ -286,6 +320,7 @@ impl Store {
         let tx = self.conn.transaction()?;
         let mut removed = 0;
         for p in &gone {
+            unindex_messages(&tx, repo, p)?;
             removed += tx.execute(
                 "DELETE FROM records WHERE repo = ?1 AND file_path = ?2",
                 params![repo, p],
@@ -340,11 +375,57 @@ impl Store {
 
     /// Every record's message and pattern, for the matcher, ordered by repo, file and line.
     pub fn match_rows(&self) -> Result<Vec<MatchRow>> {
-        let mut stmt = self.conn.prepare(
-            "SELECT id, slug, file_path, line_number, message, pattern, error_class, error_code
-             FROM records ORDER BY repo, file_path, line_number, id",
-        )?;
-        let rows = stmt.query_map([], |r| {
+        self.query_match_rows(
+            &format!(
+                "SELECT {MATCH_COLUMNS} FROM records ORDER BY repo, file_path, line_number, id"
+            ),
+            [],
+        )
+    }
+
+    /// The records that could match a text whose words are `words`: those whose anchor word is
+    /// one of them, and those without an anchor. Ordered as [`Store::match_rows`].
+    pub fn match_rows_for_words(&self, words: &[&str]) -> Result<Vec<MatchRow>> {
+        let words = serde_json::to_string(words).expect("strings serialise");
+        self.query_match_rows(
+            &format!(
+                "SELECT {MATCH_COLUMNS} FROM records WHERE anchor IN (SELECT value FROM json_each(?1))
+                 UNION ALL SELECT {MATCH_COLUMNS} FROM records WHERE anchor IS NULL
+                 ORDER BY 9, 3, 4, 1"
+            ),
+            [words],
+        )
+    }
+
+    /// The records whose message shares the most words with `words`, best first (full-text
+    /// search ranked by BM25): candidates for an approximate match.
+    pub fn similar_rows(&self, words: &[&str], limit: usize) -> Result<Vec<MatchRow>> {
+        let query = words
+            .iter()
+            .filter(|w| !w.is_empty())
+            .map(|w| format!("\"{}\"", w.replace('"', "\"\"")))
+            .collect::<Vec<_>>()
+            .join(" OR ");
+        if query.is_empty() {
+            return Ok(Vec::new());
+        }
+        let cols = MATCH_COLUMNS
+            .split(", ")
+            .map(|c| format!("r.{c}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        self.query_match_rows(
+            &format!(
+                "SELECT {cols} FROM messages_fts f JOIN records r ON r.rowid = f.rowid
+                 WHERE messages_fts MATCH ?1 ORDER BY bm25(messages_fts) LIMIT {limit}"
+            ),
+            [query],
+        )
+    }
+
+    fn query_match_rows<P: rusqlite::Params>(&self, sql: &str, params: P) -> Result<Vec<MatchRow>> {
+        let mut stmt = self.conn.prepare(sql)?;
+        let rows = stmt.query_map(params, |r| {
             Ok(MatchRow {
                 id: r.get(0)?,
                 slug: r.get(1)?,
@@ -373,6 +454,13 @@ impl Store {
             )?);
         }
         Ok(out)
+    }
+
+    /// Whether the store holds no record at all.
+    pub fn is_empty(&self) -> Result<bool> {
+        Ok(!self
+            .conn
+            .query_row("SELECT EXISTS (SELECT 1 FROM records)", [], |r| r.get(0))?)
     }
 
     pub fn stats(&self) -> Result<Stats> {
@@ -421,12 +509,22 @@ fn content_hash(r: &Record) -> String {
         .collect()
 }
 
+/// Takes a file's records out of the message index, before they are replaced or removed.
+fn unindex_messages(tx: &rusqlite::Transaction<'_>, repo: &str, path: &str) -> Result<()> {
+    tx.prepare_cached(
+        "DELETE FROM messages_fts WHERE rowid IN (SELECT rowid FROM records WHERE repo = ?1 AND file_path = ?2)",
+    )?
+    .execute(params![repo, path])?;
+    Ok(())
+}
+
 fn replace_file_records(
     tx: &rusqlite::Transaction<'_>,
     f: &FileUpdate,
     records: &[Record],
 ) -> Result<WriteSummary> {
     let mut sum = WriteSummary::default();
+    unindex_messages(tx, &f.repo, &f.path)?;
     let mut old: HashMap<String, (String, String)> = HashMap::new();
     {
         let mut stmt = tx.prepare_cached(
@@ -441,8 +539,8 @@ fn replace_file_records(
         }
     }
     let mut insert = tx.prepare_cached(
-        "INSERT OR REPLACE INTO records (id, repo, file_path, lang, slug, error_type, message, line_number, content_hash, analyzed_sha, json, pattern, error_class, error_code)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+        "INSERT OR REPLACE INTO records (id, repo, file_path, lang, slug, error_type, message, line_number, content_hash, analyzed_sha, json, pattern, error_class, error_code, anchor)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
     )?;
     for r in records {
         let hash = content_hash(r);
@@ -473,7 +571,8 @@ fn replace_file_records(
             json,
             r.message_pattern,
             r.error_class,
-            r.error_code
+            r.error_code,
+            anchor(&r.message_pattern)
         ])?;
     }
     let mut delete = tx.prepare_cached("DELETE FROM records WHERE id = ?1")?;
@@ -481,6 +580,10 @@ fn replace_file_records(
         delete.execute([id])?;
         sum.removed += 1;
     }
+    tx.prepare_cached(
+        "INSERT INTO messages_fts (rowid, message) SELECT rowid, message FROM records WHERE repo = ?1 AND file_path = ?2",
+    )?
+    .execute(params![f.repo, f.path])?;
     Ok(sum)
 }
 
@@ -546,5 +649,8 @@ mod tests {
         assert_eq!(rows[0].error_class.as_deref(), Some("ValueError"));
         assert_eq!(rows[0].error_code, None);
         assert_eq!(rows[0].line_number, 3);
+        assert_eq!(store.match_rows_for_words(&["bad"]).unwrap(), rows);
+        assert!(store.match_rows_for_words(&["good"]).unwrap().is_empty());
+        assert_eq!(store.similar_rows(&["x", "bad"], 5).unwrap(), rows);
     }
 }

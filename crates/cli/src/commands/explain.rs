@@ -8,6 +8,7 @@ use errata_matcher::Hit;
 use errata_model::Record;
 use serde::Serialize;
 
+use super::lookup;
 use crate::{db, Failure, Global};
 
 /// The most text read from stdin; a stack trace is far smaller.
@@ -52,8 +53,25 @@ pub(crate) fn run(g: &Global, args: ExplainArgs) -> Result<()> {
         .into());
     }
     let store = db::for_reading(g)?;
-    let matcher = super::lookup::load(&store)?;
-    let hits = matcher.explain(&text, args.limit.max(1));
+    // Only the records whose anchor word is in the text can match it: load those.
+    let words = lookup::words(&text);
+    let limit = args.limit.max(1);
+    let mut matcher = lookup::matcher(store.match_rows_for_words(&words)?);
+    let mut hits = matcher.explain(&text, limit);
+    if hits.is_empty() {
+        if store.is_empty()? {
+            return Err(lookup::empty(&store));
+        }
+        // Words of one or two letters are in most messages and say little.
+        let long: Vec<&str> = words
+            .iter()
+            .copied()
+            .filter(|w| w.chars().count() > 2)
+            .take(64)
+            .collect();
+        matcher = lookup::matcher(store.similar_rows(&long, 200)?);
+        hits = matcher.similar(&text, limit);
+    }
     let mut records = Vec::with_capacity(hits.len());
     for h in &hits {
         let id = &matcher.entries()[h.entry].id;

@@ -11,12 +11,39 @@ use crate::Failure;
 pub(crate) fn load(store: &Store) -> Result<Matcher> {
     let rows = store.match_rows()?;
     if rows.is_empty() {
-        return Err(Failure::Usage(format!(
-            "the knowledge base {} has no records; run `errata index` on a source tree first",
-            store.path().display()
-        ))
-        .into());
+        return Err(empty(store));
     }
+    Ok(matcher(rows))
+}
+
+/// The error for a store without records.
+pub(crate) fn empty(store: &Store) -> anyhow::Error {
+    Failure::Usage(format!(
+        "the knowledge base {} has no records; run `errata index` on a source tree first",
+        store.path().display()
+    ))
+    .into()
+}
+
+/// The distinct words of a text, as the store's anchors are cut; escapes of a JSON or logfmt
+/// envelope (`\n`, `\"`) do not glue words together.
+pub(crate) fn words(text: &str) -> Vec<&str> {
+    let mut seen = std::collections::HashSet::new();
+    errata_model::words(text)
+        .flat_map(|w| {
+            // `\nInvalid` reads as the word `nInvalid`; its tail is a word too.
+            let tail = w
+                .strip_prefix(['n', 't', 'r'])
+                .filter(|t| t.starts_with(char::is_uppercase));
+            std::iter::once(w).chain(tail)
+        })
+        .filter(|w| seen.insert(*w))
+        .take(4096)
+        .collect()
+}
+
+/// Builds a matcher over some of the store's records.
+pub(crate) fn matcher(rows: Vec<errata_store::MatchRow>) -> Matcher {
     let entries = rows
         .into_iter()
         .map(|r| Entry {
@@ -44,5 +71,5 @@ pub(crate) fn load(store: &Store) -> Result<Matcher> {
         regex = report.regex,
         "matcher loaded"
     );
-    Ok(matcher)
+    matcher
 }
