@@ -18,6 +18,8 @@ pub struct Line {
     pub class: Option<String>,
     /// An error code named in front of the message (`ERR_INVALID_ARG_TYPE`, `ENOENT`).
     pub code: Option<String>,
+    /// The message of a JSON or logfmt envelope, with its escapes decoded.
+    pub envelope: Option<String>,
 }
 
 impl Line {
@@ -85,7 +87,8 @@ pub fn read_line(line: &str) -> Line {
     let mut out = Line::default();
     let mut texts: Vec<String> = vec![line.to_owned()];
     if let Some(m) = from_json(line).or_else(|| from_logfmt(line)) {
-        texts.push(m);
+        texts.push(m.clone());
+        out.envelope = Some(m);
     }
     // Peel the surroundings off the last text, keeping each stage.
     let mut rest = texts.last().cloned().unwrap_or_default();

@@ -4,9 +4,9 @@
 //! pasted error, a segment of a stack trace) it answers with the records whose template renders
 //! to it, best first, with the text each placeholder took.
 //!
-//! How it is fast: each template is reduced to its literal fragments, and one Aho-Corasick
-//! automaton over the longest fragment of every template finds, in one pass over the text, the
-//! few templates that could match; only those are verified ([`template::Shape::find`]). A text
+//! How it is fast: each template is reduced to its literal fragments, and a prefilter over the
+//! longest fragment of every template finds, in one pass over the text, the few templates that
+//! could match; only those are verified ([`template::Shape::find`]). A text
 //! that contains no fragment costs one automaton pass.
 //!
 //! How matches are ranked, in order: the template with more literal text wins (a rendering of
@@ -20,6 +20,7 @@ pub mod template;
 pub mod trace;
 
 mod matcher;
+mod prefilter;
 mod similar;
 
 pub use matcher::{Capture, Entry, Hit, LoadReport, Matcher, Query, MAX_TEXT};

@@ -2,9 +2,8 @@
 
 use std::collections::HashMap;
 
-use aho_corasick::{AhoCorasick, MatchKind};
-
 use crate::input::{self, Line};
+use crate::prefilter::Prefilter;
 use crate::similar;
 use crate::template::{self, Refused, Shape};
 use crate::trace::{same_file, Frame};
@@ -90,7 +89,7 @@ struct Template {
 pub struct Matcher {
     entries: Vec<Entry>,
     templates: Vec<Template>,
-    automaton: Option<AhoCorasick>,
+    prefilter: Prefilter,
     /// Fragment id → templates whose key it is.
     by_key: Vec<Vec<u32>>,
     /// Templates without a literal key, tried on every text.
@@ -146,18 +145,13 @@ impl Matcher {
                 None => unkeyed.push(t as u32),
             }
         }
-        let automaton = (!keys.is_empty()).then(|| {
-            AhoCorasick::builder()
-                .match_kind(MatchKind::Standard)
-                .build(&keys)
-                .expect("an automaton over literal strings always builds")
-        });
+        let prefilter = Prefilter::new(keys.iter().map(|k| k.as_bytes().into()).collect());
         drop(key_ids);
         drop(by_pattern);
         let matcher = Matcher {
             entries,
             templates,
-            automaton,
+            prefilter,
             by_key,
             unkeyed,
         };
@@ -171,27 +165,30 @@ impl Matcher {
     /// Whether the automaton finds any template's key in `text`: a cheap first look.
     pub fn may_match(&self, text: &str) -> bool {
         let text = clip(text);
-        !self.unkeyed.is_empty() || self.automaton.as_ref().is_some_and(|ac| ac.is_match(text))
+        !self.unkeyed.is_empty() || self.prefilter.is_match(text.as_bytes())
     }
 
     /// The records whose template matches the query, best first, at most `limit`.
     pub fn find(&self, query: Query<'_>, limit: usize) -> Vec<Hit> {
         let raw = clip(query.text);
         let mut candidates = self.candidates(raw);
-        // Without a backslash no envelope escapes anything: the message is a substring of the
-        // line, and a line without a key holds no message.
-        if candidates.is_empty() && !raw.contains('\\') {
-            return Vec::new();
+        candidates.sort_unstable();
+        candidates.dedup();
+        // Without a backslash no envelope escapes anything, so every text the line is read
+        // into is a part of it: a template not found in the whole line is found in none.
+        if !raw.contains('\\') {
+            candidates.retain(|&t| self.templates[t as usize].shape.find(raw).is_some());
+            if candidates.is_empty() {
+                return Vec::new();
+            }
         }
         let line = input::read_line(raw);
         // A JSON or logfmt envelope decodes escapes, so its message is searched too.
-        for t in &line.texts {
-            if !raw.contains(t.as_str()) {
-                candidates.extend(self.candidates(t));
-            }
+        if let Some(m) = &line.envelope {
+            candidates.extend(self.candidates(m));
+            candidates.sort_unstable();
+            candidates.dedup();
         }
-        candidates.sort_unstable();
-        candidates.dedup();
         let mut hits = Vec::new();
         for t in candidates {
             self.verify(t as usize, &line, query.frames, &mut hits);
@@ -265,11 +262,9 @@ impl Matcher {
 
     fn candidates(&self, text: &str) -> Vec<u32> {
         let mut out: Vec<u32> = self.unkeyed.clone();
-        if let Some(ac) = &self.automaton {
-            for m in ac.find_overlapping_iter(text) {
-                out.extend_from_slice(&self.by_key[m.pattern().as_usize()]);
-            }
-        }
+        self.prefilter.for_each(text.as_bytes(), |k| {
+            out.extend_from_slice(&self.by_key[k as usize]);
+        });
         out
     }
 

@@ -134,6 +134,14 @@ impl Grouper {
         if line.trim().is_empty() {
             return None;
         }
+        if self.plain(line) {
+            let done = self.flush();
+            self.pending.line = n;
+            self.pending.text.clear();
+            self.pending.text.push_str(line);
+            self.state = State::Message;
+            return done;
+        }
         if PY_CHAIN.is_match(line) {
             return None;
         }
@@ -194,6 +202,16 @@ impl Grouper {
     /// The segment still held at the end of the input.
     pub fn finish(&mut self) -> Option<Segment> {
         self.flush()
+    }
+
+    /// Whether the line is certainly a message of its own, with no regex run: it does not start
+    /// with whitespace or with a letter any trace syntax starts with. Most log lines are.
+    fn plain(&self, line: &str) -> bool {
+        match line.as_bytes()[0] {
+            b' ' | b'\t' | b'^' | b'~' | b'T' | b'D' | b't' | b'g' | b'c' | b's' | b'n' => false,
+            // Go function lines come unindented between file lines.
+            _ => !self.functions_follow && self.state != State::PythonFrames,
+        }
     }
 
     fn flush(&mut self) -> Option<Segment> {

@@ -109,31 +109,15 @@ pub(crate) fn run(g: &Global, args: ScanArgs) -> Result<()> {
         tally: HashMap::new(),
     };
     let several = files.len() > 1;
-    let mut unreadable = 0;
-    for (i, f) in files.iter().enumerate() {
-        scan.file = i;
-        let result = match f {
-            None => scan.read(io::stdin().lock(), several),
-            Some(p) => match std::fs::File::open(p) {
-                Ok(file) => scan.read(io::BufReader::with_capacity(256 * 1024, file), several),
-                Err(e) => {
-                    eprintln!("errata: cannot read {}: {e}; skipped", p.display());
-                    unreadable += 1;
-                    continue;
-                }
-            },
-        };
-        if let Err(e) = result {
-            if e.kind() == io::ErrorKind::BrokenPipe {
-                return Err(e.into());
-            }
-            eprintln!(
-                "errata: reading {}: {e}; the rest of it is skipped",
-                scan.names[i]
-            );
-            unreadable += 1;
+    let echo = scan.echo;
+    let unreadable = std::thread::scope(|threads| -> Result<usize> {
+        let (tx, rx) = crossbeam_channel::bounded::<Batch>(4);
+        let reader = threads.spawn(|| read_all(&files, echo, tx));
+        for batch in rx {
+            scan.batch(batch, several)?;
         }
-    }
+        Ok(reader.join().expect("the reader thread does not panic"))
+    })?;
     scan.out.flush()?;
     let matched_lines = scan.matched_lines;
     scan.summary()?;
@@ -149,43 +133,174 @@ pub(crate) fn run(g: &Global, args: ScanArgs) -> Result<()> {
     Ok(())
 }
 
-impl<W: Write> Scan<'_, W> {
-    fn read(&mut self, mut input: impl BufRead, several: bool) -> io::Result<()> {
-        let mut grouper = Grouper::new();
-        let mut buf = Vec::with_capacity(4096);
-        let mut n = 0u64;
-        let file = several.then(|| self.names[self.file].clone());
-        while next_line(&mut input, &mut buf)? {
-            n += 1;
-            self.lines += 1;
-            let text = String::from_utf8_lossy(&buf);
-            if self.echo {
-                self.out.write_all(text.as_bytes())?;
-                self.out.write_all(b"\n")?;
-            }
-            if let Some(seg) = grouper.push(n, &text) {
-                self.segment(&seg, file.as_deref())?;
+/// Lines read, grouped, ready to match: the unit of work handed from the reading thread to the
+/// matching threads.
+struct Batch {
+    file: usize,
+    /// Echoed lines, end to end, when every line is printed.
+    text: String,
+    items: Vec<Item>,
+    segments: Vec<Segment>,
+    lines: u64,
+    /// Bytes of text held.
+    bytes: usize,
+    /// Why the file could not be read (to the end), when it could not.
+    error: Option<io::Error>,
+}
+
+enum Item {
+    /// A line to echo: its end in `Batch::text`.
+    Line(usize),
+    /// The segment completed here.
+    Segment(usize),
+}
+
+/// Flush a batch at this many lines or bytes: large enough to spread over threads, small enough
+/// to bound memory.
+const BATCH_LINES: u64 = 8192;
+const BATCH_BYTES: usize = 4 << 20;
+
+impl Batch {
+    fn new(file: usize) -> Batch {
+        Batch {
+            file,
+            text: String::new(),
+            items: Vec::new(),
+            segments: Vec::new(),
+            lines: 0,
+            bytes: 0,
+            error: None,
+        }
+    }
+
+    fn is_full(&self) -> bool {
+        self.lines >= BATCH_LINES || self.bytes >= BATCH_BYTES
+    }
+
+    fn push_segment(&mut self, seg: Segment) {
+        self.bytes += seg.text.len();
+        self.items.push(Item::Segment(self.segments.len()));
+        self.segments.push(seg);
+    }
+}
+
+/// Reads every input in turn, sending batches; returns how many inputs could not be read.
+fn read_all(files: &[Option<PathBuf>], echo: bool, tx: crossbeam_channel::Sender<Batch>) -> usize {
+    let mut unreadable = 0;
+    for (i, f) in files.iter().enumerate() {
+        let result = match f {
+            None => read_one(i, io::stdin().lock(), echo, &tx),
+            Some(p) => match std::fs::File::open(p) {
+                Ok(file) => read_one(i, io::BufReader::with_capacity(256 * 1024, file), echo, &tx),
+                Err(e) => Err(e),
+            },
+        };
+        match result {
+            Ok(true) => {}
+            Ok(false) => return unreadable, // the consumer stopped
+            Err(e) => {
+                unreadable += 1;
+                let mut b = Batch::new(i);
+                b.error = Some(e);
+                if tx.send(b).is_err() {
+                    return unreadable;
+                }
             }
         }
-        if let Some(seg) = grouper.finish() {
-            self.segment(&seg, file.as_deref())?;
+    }
+    unreadable
+}
+
+/// Reads one input; false when the consumer has stopped listening.
+fn read_one(
+    file: usize,
+    mut input: impl BufRead,
+    echo: bool,
+    tx: &crossbeam_channel::Sender<Batch>,
+) -> io::Result<bool> {
+    let mut grouper = Grouper::new();
+    let mut buf = Vec::with_capacity(4096);
+    let mut n = 0u64;
+    let mut batch = Batch::new(file);
+    while next_line(&mut input, &mut buf)? {
+        n += 1;
+        batch.lines += 1;
+        let text = match std::str::from_utf8(&buf) {
+            Ok(t) => std::borrow::Cow::Borrowed(t),
+            Err(_) => String::from_utf8_lossy(&buf),
+        };
+        if echo {
+            batch.bytes += text.len();
+            batch.text.push_str(&text);
+            batch.items.push(Item::Line(batch.text.len()));
+        }
+        if let Some(seg) = grouper.push(n, &text) {
+            batch.push_segment(seg);
+        }
+        if batch.is_full()
+            && tx
+                .send(std::mem::replace(&mut batch, Batch::new(file)))
+                .is_err()
+        {
+            return Ok(false);
+        }
+    }
+    if let Some(seg) = grouper.finish() {
+        batch.push_segment(seg);
+    }
+    Ok(tx.send(batch).is_ok())
+}
+
+impl<W: Write> Scan<'_, W> {
+    fn batch(&mut self, batch: Batch, several: bool) -> io::Result<()> {
+        use rayon::prelude::*;
+        self.file = batch.file;
+        self.lines += batch.lines;
+        let matcher = self.matcher;
+        let limit = self.limit;
+        let hits: Vec<Vec<Hit>> = batch
+            .segments
+            .par_iter()
+            .with_min_len(256)
+            .map(|seg| {
+                matcher.find(
+                    Query {
+                        text: &seg.text,
+                        frames: &seg.frames,
+                    },
+                    limit,
+                )
+            })
+            .collect();
+        let name = several.then(|| self.names[batch.file].clone());
+        let mut start = 0;
+        for item in &batch.items {
+            match *item {
+                Item::Line(end) => {
+                    self.out.write_all(&batch.text.as_bytes()[start..end])?;
+                    self.out.write_all(b"\n")?;
+                    start = end;
+                }
+                Item::Segment(i) => {
+                    self.segment(&batch.segments[i], &hits[i], name.as_deref())?;
+                }
+            }
+        }
+        if let Some(e) = batch.error {
+            eprintln!(
+                "errata: cannot read {}: {e}; skipped",
+                self.names[batch.file]
+            );
         }
         Ok(())
     }
 
-    fn segment(&mut self, seg: &Segment, file: Option<&str>) -> io::Result<()> {
-        let hits = self.matcher.find(
-            Query {
-                text: &seg.text,
-                frames: &seg.frames,
-            },
-            self.limit,
-        );
+    fn segment(&mut self, seg: &Segment, hits: &[Hit], file: Option<&str>) -> io::Result<()> {
         if hits.is_empty() {
             return Ok(());
         }
         self.matched_lines += 1;
-        for h in &hits {
+        for h in hits {
             let t = self.tally.entry(h.entry).or_insert_with(|| Tally {
                 first: (self.file, seg.line),
                 ..Tally::default()
