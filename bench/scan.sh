@@ -24,8 +24,9 @@
 # Then each tool runs RUNS times (default 3) under `/usr/bin/time -f '%e %M'`:
 #
 #   errata     $ERRATA --db subset-N.db scan --json log-N.log > results/N/errata.jsonl
-#              and, for its load time, the same on an empty log. Skipped, with a note, while
-#              the binary has no `scan` command.
+#              and, for its load time, the same on a log of one noise line (so that a matcher
+#              built lazily is built too). Skipped, with a note, while the binary has no `scan`
+#              command.
 #   hyperscan  python3 bench/scan/hyperscan_scan.py patterns-N.txt log-N.log: one block-mode
 #              database of all the patterns, one db.scan() per line; it prints its compile and
 #              scan times (`pip install hyperscan` first when it is missing)
@@ -107,6 +108,7 @@ fi
 python3 "$repo/bench/scan/hyperscan_scan.py" --check || die "cannot import or install hyperscan"
 
 mkdir -p "$out/logs" "$out/tmp" "$dir"
+load_at_start=$(cut -d' ' -f1-3 /proc/loadavg)
 stamp=$(date +%Y%m%d-%H%M%S)
 cmdlog=$out/logs/scan-$stamp.log
 
@@ -154,7 +156,6 @@ run_json_tool() {
 # The run
 
 ERRATA=$errata "$repo/bench/scan/corpus_db.sh" >/dev/null
-: >"$dir/empty.log"
 
 for n in "${ns[@]}"; do
   log "== $n templates"
@@ -171,12 +172,13 @@ for n in "${ns[@]}"; do
   patterns=$dir/patterns-$n.txt
   logf=$dir/log-$n.log
   db=$dir/subset-$n.db
-  cat "$logf" >/dev/null # into the page cache, for every tool alike
+  cat "$logf" "$db" >/dev/null # into the page cache, for every tool alike
+  head -n 1 "$logf" >"$dir/one-$n.log" # a noise line: errata's load time, matcher built and used
 
   # errata
   if "$errata" scan --help >/dev/null 2>&1; then
     for ((i = 1; i <= runs; i++)); do
-      if r=$(timed 1 /dev/null "$errata" --db "$db" scan --json "$dir/empty.log"); then
+      if r=$(timed 1 /dev/null "$errata" --db "$db" scan --json "$dir/one-$n.log"); then
         printf '%s\t-\n' "${r// /$'\t'}" >>"$res/errata-load.runs"
         log "   errata load run $i: $r (s KiB)"
       else
@@ -226,8 +228,8 @@ cpu=$(lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -n1)
   echo "# errata scan vs Hyperscan, regex::RegexSet and a naive loop"
   echo
   echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
-  echo "- machine: $(nproc) cores, ${cpu:-unknown CPU}, Linux $(uname -r)"
-  echo "- errata: ${errata_version:-unknown} (\`$errata --db subset-N.db scan --json log-N.log\`)"
+  echo "- machine: $(nproc) cores, ${cpu:-unknown CPU}, Linux $(uname -r); load average $load_at_start at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end"
+  echo "- errata: ${errata_version:-unknown}, binary of $(date -u -r "$errata" '+%Y-%m-%d %H:%M UTC'), tree at $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$repo" diff --quiet HEAD -- crates 2>/dev/null || echo ' with uncommitted changes in crates/') (\`$errata --db subset-N.db scan --json log-N.log\`)"
   echo "- Hyperscan: python-hyperscan $hs_version on $(python3 --version 2>&1) (bench/scan/hyperscan_scan.py)"
   echo "- each command run $runs times; median, largest peak RSS; errata's scan s is its whole process, Hyperscan's its scan loop alone"
   echo

@@ -20,8 +20,8 @@ or matched to another template first, and each noise line it matched, for a look
 
 The figures. Each tool was run RUNS times; the run kept is the one with the median scan time
 (for errata: the median wall time) and the peak RSS is the largest of all runs.
-  - errata: "load s" is the median wall time of `errata scan` on an empty log (start, open
-    the database, build the matcher, exit); "scan s" is the median wall time of the whole
+  - errata: "load s" is the median wall time of `errata scan` on a log of one noise line
+    (start, open the database, build the matcher, exit); "scan s" is the median wall time of the whole
     process on the log (start, load, scan, write the matches), and lines/s divides the log's
     lines by it.
   - Hyperscan: "load s" is the compile time of the database; "scan s" the time of the
@@ -192,6 +192,8 @@ def main():
             j = r["json"] or {}
             hs_rate = j.get("lines_per_s") or (lines / j["scan_s"] if j.get("scan_s") else None)
             hs_row = (j.get("compile_s"), j.get("scan_s"), hs_rate, max(x["kib"] for x in hs["runs"]))
+            notes.append(f"- {n}: Hyperscan's whole process (Python's start, compile, read, scan) "
+                         f"took {statistics.median(x['wall'] for x in hs['runs']):.2f} s of wall time")
             if j.get("rejected"):
                 notes.append(f"- {n}: Hyperscan rejected {j['rejected']} of the patterns "
                              f"(dropped; it ran with {j.get('patterns')})")
