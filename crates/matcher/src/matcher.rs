@@ -41,7 +41,8 @@ pub struct Hit {
     /// The record's index in the entries the matcher was built from.
     pub entry: usize,
     /// 0.5 to 1 for a real match, growing with the share of the message that is the template's
-    /// literal text; below 0.5 for an approximate one.
+    /// literal text (so a better ranked match never scores lower); below 0.5 for an approximate
+    /// one.
     pub score: f64,
     /// The template accounts for the whole message.
     pub exact: bool,
@@ -285,8 +286,11 @@ impl Matcher {
             }
         }
         let Some((text, found)) = best else { return };
+        // Measured against the same text for every template, so that the score orders matches
+        // as their literal text does, whichever text each was found in.
+        let message = line.message().len();
         let coverage =
-            template.literal_len as f64 / text.len().max(template.literal_len).max(1) as f64;
+            template.literal_len as f64 / message.max(template.literal_len).max(1) as f64;
         let score = round(0.5 + 0.5 * coverage);
         let names = {
             let first = &self.entries[template.entries[0] as usize];
@@ -442,6 +446,42 @@ mod tests {
         );
         assert_eq!(m.entries()[hits[1].entry].id, "vague");
         assert!(hits[0].score > hits[1].score);
+        // A partial match of a longer template ranks, and scores, above an exact match of a
+        // shorter one.
+        let m = matcher(vec![
+            entry(
+                "short",
+                "lease {n} expired",
+                "lease (.*?) expired",
+                "a.rs",
+                1,
+            ),
+            entry(
+                "long",
+                "pool: lease {n} expired early",
+                "pool: lease (.*?) expired early",
+                "b.rs",
+                1,
+            ),
+        ]);
+        let hits = m.find(
+            Query {
+                text: "lease 7 expired",
+                frames: &[],
+            },
+            10,
+        );
+        assert_eq!(hits.len(), 1);
+        let hits = m.find(
+            Query {
+                text: "E pool: lease 7 expired early (retry 2)",
+                frames: &[],
+            },
+            10,
+        );
+        assert_eq!(m.entries()[hits[0].entry].id, "long");
+        assert!(!hits[0].exact);
+        assert!(hits.windows(2).all(|w| w[0].score >= w[1].score));
     }
 
     #[test]
