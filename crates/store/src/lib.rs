@@ -176,15 +176,68 @@ pub struct MatchRow {
     pub error_code: Option<String>,
 }
 
+impl Stats {
+    /// The counts as JSON: `{"files", "records", "repos": {name: n}, "byLang", "byType"}`.
+    pub fn to_json(&self) -> serde_json::Value {
+        let obj = |v: &[(String, u64)]| -> serde_json::Map<String, serde_json::Value> {
+            v.iter().map(|(k, n)| (k.clone(), (*n).into())).collect()
+        };
+        serde_json::json!({
+            "files": self.files,
+            "records": self.records,
+            "repos": obj(&self.repos),
+            "byLang": obj(&self.by_lang),
+            "byType": obj(&self.by_type),
+        })
+    }
+}
+
 /// Which records to list.
 #[derive(Debug, Default, Clone)]
 pub struct Filter {
     pub repo: Option<String>,
     pub lang: Option<String>,
     pub error_type: Option<String>,
-    /// A substring of the message.
+    /// A substring of the message, in any case.
     pub text: Option<String>,
+    /// One of the record's tags.
+    pub tag: Option<String>,
     pub limit: Option<u64>,
+    pub offset: Option<u64>,
+}
+
+impl Filter {
+    /// The SQL condition and its arguments.
+    fn clause(&self) -> (String, Vec<String>) {
+        let mut sql = String::from("1 = 1");
+        let mut args: Vec<String> = Vec::new();
+        let mut add = |cond: &str, value: String| {
+            args.push(value);
+            sql.push_str(&format!(
+                " AND {}",
+                cond.replace('?', &format!("?{}", args.len()))
+            ));
+        };
+        if let Some(r) = &self.repo {
+            add("repo = ?", r.clone());
+        }
+        if let Some(l) = &self.lang {
+            add("lang = ?", l.clone());
+        }
+        if let Some(t) = &self.error_type {
+            add("error_type = ?", t.clone());
+        }
+        if let Some(t) = &self.text {
+            add("instr(lower(message), ?) > 0", t.to_lowercase());
+        }
+        if let Some(t) = &self.tag {
+            add(
+                "EXISTS (SELECT 1 FROM json_each(json, '$.tags') WHERE value = ?)",
+                t.clone(),
+            );
+        }
+        (sql, args)
+    }
 }
 
 /// The knowledge base.
@@ -340,27 +393,18 @@ impl Store {
         filter: &Filter,
         mut f: impl FnMut(Record) -> std::result::Result<(), std::io::Error>,
     ) -> Result<std::result::Result<(), std::io::Error>> {
-        let mut sql = String::from("SELECT id, json FROM records WHERE 1 = 1");
-        let mut args: Vec<String> = Vec::new();
-        if let Some(r) = &filter.repo {
-            args.push(r.clone());
-            sql.push_str(&format!(" AND repo = ?{}", args.len()));
-        }
-        if let Some(l) = &filter.lang {
-            args.push(l.clone());
-            sql.push_str(&format!(" AND lang = ?{}", args.len()));
-        }
-        if let Some(t) = &filter.error_type {
-            args.push(t.clone());
-            sql.push_str(&format!(" AND error_type = ?{}", args.len()));
-        }
-        if let Some(t) = &filter.text {
-            args.push(t.to_lowercase());
-            sql.push_str(&format!(" AND instr(lower(message), ?{}) > 0", args.len()));
-        }
-        sql.push_str(" ORDER BY repo, file_path, line_number, id");
+        let (clause, args) = filter.clause();
+        let mut sql = format!(
+            "SELECT id, json FROM records WHERE {clause} ORDER BY repo, file_path, line_number, id"
+        );
         if let Some(n) = filter.limit {
             sql.push_str(&format!(" LIMIT {n}"));
+        }
+        if let Some(n) = filter.offset {
+            if filter.limit.is_none() {
+                sql.push_str(" LIMIT -1");
+            }
+            sql.push_str(&format!(" OFFSET {n}"));
         }
         let mut stmt = self.conn.prepare(&sql)?;
         let mut rows = stmt.query(rusqlite::params_from_iter(args.iter()))?;
@@ -371,6 +415,17 @@ impl Store {
             }
         }
         Ok(Ok(()))
+    }
+
+    /// How many records match `filter` (its limit and offset aside).
+    pub fn count(&self, filter: &Filter) -> Result<u64> {
+        let (clause, args) = filter.clause();
+        let n: i64 = self.conn.query_row(
+            &format!("SELECT count(*) FROM records WHERE {clause}"),
+            rusqlite::params_from_iter(args.iter()),
+            |r| r.get(0),
+        )?;
+        Ok(n as u64)
     }
 
     /// Every record's message and pattern, for the matcher, ordered by repo, file and line.

@@ -4,11 +4,8 @@
 use std::io::Read;
 
 use anyhow::{Context, Result};
-use errata_matcher::Hit;
-use errata_model::Record;
-use serde::Serialize;
+use errata_api::lookup::{self, Match};
 
-use super::lookup;
 use crate::{db, Failure, Global};
 
 /// The most text read from stdin; a stack trace is far smaller.
@@ -23,26 +20,6 @@ pub(crate) struct ExplainArgs {
     limit: usize,
 }
 
-#[derive(Serialize)]
-struct Answer<'a> {
-    matches: Vec<Match<'a>>,
-}
-
-#[derive(Serialize)]
-struct Match<'a> {
-    score: f64,
-    exact: bool,
-    approximate: bool,
-    captures: Vec<Capture<'a>>,
-    record: &'a Record,
-}
-
-#[derive(Serialize)]
-struct Capture<'a> {
-    name: &'a str,
-    value: &'a str,
-}
-
 pub(crate) fn run(g: &Global, args: ExplainArgs) -> Result<()> {
     let text = read_text(args.text)?;
     if text.trim().is_empty() {
@@ -53,65 +30,20 @@ pub(crate) fn run(g: &Global, args: ExplainArgs) -> Result<()> {
         .into());
     }
     let store = db::for_reading(g)?;
-    // Only the records whose anchor word is in the text can match it: load those.
-    let words = lookup::words(&text);
-    let limit = args.limit.max(1);
-    let mut matcher = lookup::matcher(store.match_rows_for_words(&words)?);
-    let mut hits = matcher.explain(&text, limit);
-    if hits.is_empty() {
-        if store.is_empty()? {
-            return Err(lookup::empty(&store));
-        }
-        // Words of one or two letters are in most messages and say little.
-        let long: Vec<&str> = words
-            .iter()
-            .copied()
-            .filter(|w| w.chars().count() > 2)
-            .take(64)
-            .collect();
-        matcher = lookup::matcher(store.similar_rows(&long, 200)?);
-        hits = matcher.similar(&text, limit);
+    let answer = lookup::explain(&store, &text, args.limit.max(1))?;
+    if answer.matches.is_empty() && store.is_empty()? {
+        return Err(super::lookup::empty(&store));
     }
-    let mut records = Vec::with_capacity(hits.len());
-    for h in &hits {
-        let id = &matcher.entries()[h.entry].id;
-        let r = store
-            .find(id)?
-            .into_iter()
-            .find(|r| &r.id == id)
-            .with_context(|| format!("record {id} vanished while reading"))?;
-        records.push(r);
-    }
-    let matched = hits.iter().any(|h| !h.approximate);
+    let matched = answer.matched();
     if g.json {
-        let answer = Answer {
-            matches: hits
-                .iter()
-                .zip(&records)
-                .map(|(h, r)| Match {
-                    score: h.score,
-                    exact: h.exact,
-                    approximate: h.approximate,
-                    captures: h
-                        .captures
-                        .iter()
-                        .map(|c| Capture {
-                            name: &c.name,
-                            value: &c.value,
-                        })
-                        .collect(),
-                    record: r,
-                })
-                .collect(),
-        };
         println!("{}", serde_json::to_string(&answer)?);
     } else if matched {
-        print_best(&hits[0], &records[0]);
-        if hits.len() > 1 {
+        print_best(&answer.matches[0]);
+        if answer.matches.len() > 1 {
             println!();
             println!("Also matching:");
-            for (h, r) in hits.iter().zip(&records).skip(1) {
-                print_line(h, r);
+            for m in &answer.matches[1..] {
+                print_line(m);
             }
         }
     }
@@ -119,14 +51,15 @@ pub(crate) fn run(g: &Global, args: ExplainArgs) -> Result<()> {
         return Ok(());
     }
     let mut msg = String::from("no record matches this text");
-    if records.is_empty() {
+    if answer.matches.is_empty() {
         msg.push_str("; nothing similar is stored either. Is the code that raises it indexed? `errata stats` lists the indexed repositories");
     } else {
         msg.push_str(". Nearest by similarity (approximate):");
-        for (h, r) in hits.iter().zip(&records) {
+        for m in &answer.matches {
+            let r = &m.record;
             msg.push_str(&format!(
                 "\n  {:.2}  {}  {}:{}  {:?}",
-                h.score, r.id, r.file_path, r.line_number, r.error_message
+                m.score, r.id, r.file_path, r.line_number, r.error_message
             ));
         }
     }
@@ -153,7 +86,8 @@ fn read_text(arg: Option<String>) -> Result<String> {
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
-fn print_best(h: &Hit, r: &Record) {
+fn print_best(m: &Match) {
+    let (h, r) = (m, &m.record);
     let how = if h.exact {
         "exact match"
     } else {
@@ -170,7 +104,8 @@ fn print_best(h: &Hit, r: &Record) {
     super::show::print_record(r);
 }
 
-fn print_line(h: &Hit, r: &Record) {
+fn print_line(m: &Match) {
+    let (h, r) = (m, &m.record);
     let how = if h.exact { "exact" } else { "partial" };
     println!(
         "  {:.2} {how:<7} {}  {}:{}  {:?}",

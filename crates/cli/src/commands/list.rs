@@ -54,6 +54,7 @@ pub(crate) fn run(g: &Global, args: ListArgs) -> Result<()> {
         error_type: args.error_type,
         text: args.grep,
         limit: args.limit,
+        ..Filter::default()
     };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     store.for_each(&filter, |r| {

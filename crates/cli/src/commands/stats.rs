@@ -8,17 +8,7 @@ pub(crate) fn run(g: &Global) -> Result<()> {
     let store = db::for_reading(g)?;
     let s = store.stats()?;
     if g.json {
-        let obj = |v: &[(String, u64)]| -> serde_json::Map<String, serde_json::Value> {
-            v.iter().map(|(k, n)| (k.clone(), (*n).into())).collect()
-        };
-        let out = serde_json::json!({
-            "files": s.files,
-            "records": s.records,
-            "repos": obj(&s.repos),
-            "byLang": obj(&s.by_lang),
-            "byType": obj(&s.by_type),
-        });
-        println!("{out}");
+        println!("{}", s.to_json());
         return Ok(());
     }
     println!("{} records from {} files", s.records, s.files);

@@ -1,0 +1,160 @@
+//! Answers to "which record produced this text?", the same for `errata explain --json`, the
+//! HTTP API and the MCP server.
+
+use errata_matcher::{Entry, Hit, LoadReport, Matcher};
+use errata_model::Record;
+use errata_store::{MatchRow, Store};
+use serde::Serialize;
+
+/// Candidates the full-text index gives the approximate search.
+const SIMILAR_CANDIDATES: usize = 200;
+
+/// The ranked records for a text: `{"matches": [...]}`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Answer {
+    pub matches: Vec<Match>,
+}
+
+impl Answer {
+    /// Whether a template matched (approximate answers do not count).
+    pub fn matched(&self) -> bool {
+        self.matches.iter().any(|m| !m.approximate)
+    }
+}
+
+/// One record of an answer.
+#[derive(Debug, Clone, Serialize)]
+pub struct Match {
+    pub score: f64,
+    pub exact: bool,
+    pub approximate: bool,
+    pub captures: Vec<Capture>,
+    pub record: Record,
+}
+
+/// The value one placeholder took.
+#[derive(Debug, Clone, Serialize)]
+pub struct Capture {
+    pub name: String,
+    pub value: String,
+}
+
+/// Matches `text` against the records whose anchor word is in it, loading only those: the
+/// way for a process that answers once. When nothing matches, the nearest messages by
+/// similarity, marked approximate.
+pub fn explain(store: &Store, text: &str, limit: usize) -> errata_store::Result<Answer> {
+    let words = words(text);
+    let (matcher, _) = matcher(store.match_rows_for_words(&words)?);
+    let hits = matcher.explain(text, limit);
+    if !hits.is_empty() {
+        return answer(store, &matcher, &hits);
+    }
+    approximate(store, text, &words, limit)
+}
+
+/// Matches `text` with a matcher built once over every record: the way for a server.
+pub fn explain_with(
+    store: &Store,
+    matcher: &Matcher,
+    text: &str,
+    limit: usize,
+) -> errata_store::Result<Answer> {
+    let hits = matcher.explain(text, limit);
+    if !hits.is_empty() {
+        return answer(store, matcher, &hits);
+    }
+    approximate(store, text, &words(text), limit)
+}
+
+fn approximate(
+    store: &Store,
+    text: &str,
+    words: &[&str],
+    limit: usize,
+) -> errata_store::Result<Answer> {
+    // Words of one or two letters are in most messages and say little.
+    let long: Vec<&str> = words
+        .iter()
+        .copied()
+        .filter(|w| w.chars().count() > 2)
+        .take(64)
+        .collect();
+    let (matcher, _) = matcher(store.similar_rows(&long, SIMILAR_CANDIDATES)?);
+    let hits = matcher.similar(text, limit);
+    answer(store, &matcher, &hits)
+}
+
+fn answer(store: &Store, matcher: &Matcher, hits: &[Hit]) -> errata_store::Result<Answer> {
+    let mut matches = Vec::with_capacity(hits.len());
+    for h in hits {
+        let id = &matcher.entries()[h.entry].id;
+        // A record deleted since the matcher was built is left out.
+        let Some(record) = store.find(id)?.into_iter().find(|r| &r.id == id) else {
+            continue;
+        };
+        matches.push(Match {
+            score: h.score,
+            exact: h.exact,
+            approximate: h.approximate,
+            captures: h
+                .captures
+                .iter()
+                .map(|c| Capture {
+                    name: c.name.clone(),
+                    value: c.value.clone(),
+                })
+                .collect(),
+            record,
+        });
+    }
+    Ok(Answer { matches })
+}
+
+/// The distinct words of a text, as the store's anchors are cut; escapes of a JSON or logfmt
+/// envelope (`\n`, `\"`) do not glue words together.
+pub fn words(text: &str) -> Vec<&str> {
+    let mut seen = std::collections::HashSet::new();
+    errata_model::words(text)
+        .flat_map(|w| {
+            // `\nInvalid` reads as the word `nInvalid`; its tail is a word too.
+            let tail = w
+                .strip_prefix(['n', 't', 'r'])
+                .filter(|t| t.starts_with(char::is_uppercase));
+            std::iter::once(w).chain(tail)
+        })
+        .filter(|w| seen.insert(*w))
+        .take(4096)
+        .collect()
+}
+
+/// Builds a matcher over some of the store's records; records whose pattern cannot be run are
+/// counted in the report and left out.
+pub fn matcher(rows: Vec<MatchRow>) -> (Matcher, LoadReport) {
+    let entries = rows
+        .into_iter()
+        .map(|r| Entry {
+            id: r.id,
+            slug: r.slug,
+            file_path: r.file_path,
+            line_number: r.line_number,
+            message: r.message,
+            pattern: r.pattern,
+            error_class: r.error_class,
+            error_code: r.error_code,
+        })
+        .collect();
+    Matcher::new(entries)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_see_through_escapes() {
+        assert_eq!(
+            words(r#"{"msg":"oops\nInvalid user \"bob\""} Invalid"#),
+            ["msg", "oops", "nInvalid", "Invalid", "user", "bob"]
+        );
+    }
+}
