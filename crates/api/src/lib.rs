@@ -4,3 +4,10 @@
 
 pub mod http;
 pub mod lookup;
+
+/// The current time as records and dataset versions write it: UTC, milliseconds, `Z`.
+pub fn now() -> String {
+    chrono::Utc::now()
+        .format("%Y-%m-%dT%H:%M:%S%.3fZ")
+        .to_string()
+}

@@ -37,6 +37,8 @@ enum Commands {
     Explain(commands::explain::ExplainArgs),
     /// Annotate every line of a log that matches a record, and sum them up.
     Scan(commands::scan::ScanArgs),
+    /// Serve the HTTP JSON API over the knowledge base.
+    Serve(commands::serve::ServeArgs),
     /// Show one record by id or slug.
     Show(commands::show::ShowArgs),
     /// List the stored records.
@@ -83,6 +85,7 @@ pub fn main() -> ExitCode {
         Commands::Export(args) => commands::export::run(&global, args),
         Commands::Explain(args) => commands::explain::run(&global, args),
         Commands::Scan(args) => commands::scan::run(&global, args),
+        Commands::Serve(args) => commands::serve::run(&global, args),
         Commands::Show(args) => commands::show::run(&global, args),
         Commands::List(args) => commands::list::run(&global, args),
         Commands::Stats => commands::stats::run(&global),
@@ -138,7 +141,5 @@ fn init_logging(verbose: u8) {
 
 /// The current time as records write it: UTC, milliseconds, `Z`.
 pub(crate) fn now() -> String {
-    chrono::Utc::now()
-        .format("%Y-%m-%dT%H:%M:%S%.3fZ")
-        .to_string()
+    errata_api::now()
 }

@@ -232,7 +232,7 @@ impl Filter {
         }
         if let Some(t) = &self.tag {
             add(
-                "EXISTS (SELECT 1 FROM json_each(json, '$.tags') WHERE value = ?)",
+                "EXISTS (SELECT 1 FROM json_each(records.json, '$.tags') AS t WHERE t.value = ?)",
                 t.clone(),
             );
         }

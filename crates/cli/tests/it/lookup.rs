@@ -50,7 +50,7 @@ fn first(v: &Value) -> (String, u64) {
 
 /// A tree where every runtime has the same message raised in two files, so only stack frames
 /// can tell them apart.
-fn twin_tree() -> Scratch {
+pub(crate) fn twin_tree() -> Scratch {
     let s = Scratch::new();
     let pad = "\n".repeat(10);
     s.write(

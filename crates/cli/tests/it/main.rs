@@ -1,6 +1,7 @@
 //! errata's integration tests: the binary run as a user runs it.
 #![allow(clippy::print_stderr, clippy::print_stdout)]
 
+mod api;
 mod corpora;
 mod golden;
 mod languages;
