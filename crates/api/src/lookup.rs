@@ -5,9 +5,10 @@ use errata_matcher::{Entry, Hit, LoadReport, Matcher};
 use errata_model::Record;
 use errata_store::{MatchRow, Store};
 use serde::Serialize;
+use serde_json::value::RawValue;
 
 /// Candidates the full-text index gives the approximate search.
-const SIMILAR_CANDIDATES: usize = 200;
+const SIMILAR_CANDIDATES: usize = 100;
 
 /// The ranked records for a text: `{"matches": [...]}`.
 #[derive(Debug, Clone, Serialize)]
@@ -29,7 +30,15 @@ pub struct Match {
     pub exact: bool,
     pub approximate: bool,
     pub captures: Vec<Capture>,
-    pub record: Record,
+    /// The record as stored: passed through without being decoded and encoded again.
+    pub record: Box<RawValue>,
+}
+
+impl Match {
+    /// The record, decoded.
+    pub fn record(&self) -> serde_json::Result<Record> {
+        serde_json::from_str(self.record.get())
+    }
 }
 
 /// The value one placeholder took.
@@ -89,7 +98,11 @@ fn answer(store: &Store, matcher: &Matcher, hits: &[Hit]) -> errata_store::Resul
     for h in hits {
         let id = &matcher.entries()[h.entry].id;
         // A record deleted since the matcher was built is left out.
-        let Some(record) = store.find(id)?.into_iter().find(|r| &r.id == id) else {
+        let Some(json) = store.record_json(id)? else {
+            continue;
+        };
+        let Ok(record) = RawValue::from_string(json) else {
+            tracing::warn!(id, "a stored record is not JSON; re-index its file");
             continue;
         };
         matches.push(Match {

@@ -25,12 +25,15 @@ struct Entry {
     head: u64,
     mask: u64,
 }
-/// 2^20 bits (128 KiB, in cache); larger tables measured no faster.
-const BITS_LOG: u32 = 20;
+/// At most 2^20 bits (128 KiB, in cache); larger tables measured no faster. A small set of keys
+/// (an `explain` loads a few hundred) gets a table of about 32 bits a key, cheap to build.
+const MAX_BITS_LOG: u32 = 20;
+const MIN_BITS_LOG: u32 = 10;
 
 /// Finds key fragments in texts.
 pub(crate) struct Prefilter {
     keys: Vec<Box<[u8]>>,
+    bits_log: u32,
     bits: Vec<u64>,
     /// The keys filed under the grams of each slot of the bitmap: `entries[starts[s]..starts[s
     /// + 1]]`, so a hit costs no hashing.
@@ -52,7 +55,12 @@ impl Prefilter {
                 *shared.entry(g).or_default() += 1;
             }
         }
-        let mut bits = vec![0u64; 1 << (BITS_LOG - 6)];
+        let bits_log = (keys.len().max(1) * 32)
+            .next_power_of_two()
+            .trailing_zeros()
+            .clamp(MIN_BITS_LOG, MAX_BITS_LOG);
+        let slot = |g: u32| slot(g, bits_log);
+        let mut bits = vec![0u64; 1 << (bits_log - 6)];
         let mut filed: Vec<(usize, Entry)> = Vec::with_capacity(keys.len());
         let mut short = Vec::new();
         let mut short_keys = Vec::new();
@@ -85,7 +93,7 @@ impl Prefilter {
             }
         }
         filed.sort_by_key(|(s, _)| *s);
-        let mut starts = vec![0u32; (1 << BITS_LOG) + 1];
+        let mut starts = vec![0u32; (1 << bits_log) + 1];
         for (s, _) in &filed {
             starts[s + 1] += 1;
         }
@@ -101,6 +109,7 @@ impl Prefilter {
         });
         Prefilter {
             keys,
+            bits_log,
             bits,
             starts,
             entries,
@@ -120,7 +129,7 @@ impl Prefilter {
     pub(crate) fn for_each(&self, text: &[u8], mut found: impl FnMut(u32)) {
         for (i, w) in text.windows(GRAM).enumerate() {
             let g = gram(w);
-            let s = slot(g);
+            let s = slot(g, self.bits_log);
             if self.bits[s >> 6] & (1 << (s & 63)) == 0 {
                 continue;
             }
@@ -179,8 +188,9 @@ fn gram(w: &[u8]) -> u32 {
     u32::from_le_bytes([w[0], w[1], w[2], w[3]])
 }
 
-fn slot(g: u32) -> usize {
-    (g.wrapping_mul(0x9E37_79B1) >> (32 - BITS_LOG)) as usize
+#[inline]
+fn slot(g: u32, bits_log: u32) -> usize {
+    (g.wrapping_mul(0x9E37_79B1) >> (32 - bits_log)) as usize
 }
 
 /// Grams are already well spread by the multiplication in [`slot`]; the map needs no SipHash.

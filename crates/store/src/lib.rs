@@ -97,6 +97,46 @@ CREATE INDEX records_by_anchor ON records (anchor);
 CREATE VIRTUAL TABLE messages_fts USING fts5(message, content='', contentless_delete=1);
 INSERT INTO messages_fts (rowid, message) SELECT rowid, message FROM records;
 "#,
+    // How many messages each word of the full-text index is in, to query by the rarest words.
+    r#"
+CREATE VIRTUAL TABLE messages_vocab USING fts5vocab(messages_fts, 'row');
+"#,
+    // The records again, with two changes. `seq` names the rowid, so that VACUUM keeps it and
+    // the full-text index, keyed by it, stays right. And `json` comes last: a row's small
+    // columns are read without the overflow pages of its JSON, which made every matcher load
+    // and every similarity search read the whole table.
+    r#"
+CREATE TABLE records_new (
+    seq INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    repo TEXT NOT NULL,
+    file_path TEXT NOT NULL,
+    lang TEXT NOT NULL,
+    slug TEXT NOT NULL,
+    error_type TEXT NOT NULL,
+    message TEXT NOT NULL,
+    line_number INTEGER NOT NULL,
+    content_hash TEXT NOT NULL,
+    analyzed_sha TEXT,
+    pattern TEXT NOT NULL DEFAULT '',
+    error_class TEXT,
+    error_code TEXT,
+    anchor TEXT,
+    json TEXT NOT NULL
+);
+INSERT INTO records_new (id, repo, file_path, lang, slug, error_type, message, line_number,
+    content_hash, analyzed_sha, pattern, error_class, error_code, anchor, json)
+SELECT id, repo, file_path, lang, slug, error_type, message, line_number,
+    content_hash, analyzed_sha, pattern, error_class, error_code, anchor, json
+FROM records ORDER BY repo, file_path, line_number;
+DROP TABLE records;
+ALTER TABLE records_new RENAME TO records;
+CREATE INDEX records_by_file ON records (repo, file_path);
+CREATE INDEX records_by_slug ON records (slug);
+CREATE INDEX records_by_anchor ON records (anchor);
+INSERT INTO messages_fts (messages_fts) VALUES ('delete-all');
+INSERT INTO messages_fts (rowid, message) SELECT seq, message FROM records;
+"#,
 ];
 
 /// The anchor word of a `messagePattern` ([`errata_model::PatternParts::anchor`]).
@@ -158,6 +198,9 @@ pub struct Stats {
     pub by_lang: Vec<(String, u64)>,
     pub by_type: Vec<(String, u64)>,
 }
+
+/// How many of a text's words the approximate search queries the full-text index with.
+const RAREST_WORDS: usize = 4;
 
 /// The columns [`MatchRow`] is read from, in its order (then the repo, for ordering).
 const MATCH_COLUMNS: &str =
@@ -455,24 +498,44 @@ impl Store {
     /// The records whose message shares the most words with `words`, best first (full-text
     /// search ranked by BM25): candidates for an approximate match.
     pub fn similar_rows(&self, words: &[&str], limit: usize) -> Result<Vec<MatchRow>> {
-        let query = words
+        // The rarest words say the most and cost the least: a common word (`error`, `GET`)
+        // would make the index rank thousands of messages. Query with the few rarest.
+        // One lookup a word: fts5vocab answers `term = ?` from the index, but scans every term
+        // for an IN list.
+        let mut doc_count = self
+            .conn
+            .prepare_cached("SELECT doc FROM messages_vocab WHERE term = ?1")?;
+        let mut counted: Vec<(String, i64)> = Vec::new();
+        for w in words.iter().take(64) {
+            let w = w.to_lowercase();
+            let n: Option<i64> =
+                doc_count
+                    .query_row([&w], |r| r.get(0))
+                    .map(Some)
+                    .or_else(|e| match e {
+                        rusqlite::Error::QueryReturnedNoRows => Ok(None),
+                        e => Err(e),
+                    })?;
+            if let Some(n) = n {
+                counted.push((w, n));
+            }
+        }
+        counted.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
+        let query = counted
             .iter()
-            .filter(|w| !w.is_empty())
-            .map(|w| format!("\"{}\"", w.replace('"', "\"\"")))
+            .take(RAREST_WORDS)
+            .map(|(w, _)| format!("\"{}\"", w.replace('"', "\"\"")))
             .collect::<Vec<_>>()
             .join(" OR ");
         if query.is_empty() {
             return Ok(Vec::new());
         }
-        let cols = MATCH_COLUMNS
-            .split(", ")
-            .map(|c| format!("r.{c}"))
-            .collect::<Vec<_>>()
-            .join(", ");
+        // Ranked inside the index first, so that only the best rows are read from the table.
         self.query_match_rows(
             &format!(
-                "SELECT {cols} FROM messages_fts f JOIN records r ON r.rowid = f.rowid
-                 WHERE messages_fts MATCH ?1 ORDER BY bm25(messages_fts) LIMIT {limit}"
+                "SELECT {MATCH_COLUMNS} FROM records WHERE seq IN (
+                     SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?1
+                     ORDER BY rank LIMIT {limit})"
             ),
             [query],
         )
@@ -509,6 +572,18 @@ impl Store {
             )?);
         }
         Ok(out)
+    }
+
+    /// The stored JSON of the record with id `id`, as it is stored (schema v2, keys in order).
+    pub fn record_json(&self, id: &str) -> Result<Option<String>> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT json FROM records WHERE id = ?1")?;
+        let mut rows = stmt.query([id])?;
+        Ok(match rows.next()? {
+            Some(row) => Some(row.get(0)?),
+            None => None,
+        })
     }
 
     /// Whether the store holds no record at all.
@@ -707,5 +782,47 @@ mod tests {
         assert_eq!(store.match_rows_for_words(&["bad"]).unwrap(), rows);
         assert!(store.match_rows_for_words(&["good"]).unwrap().is_empty());
         assert_eq!(store.similar_rows(&["x", "bad"], 5).unwrap(), rows);
+    }
+
+    #[test]
+    fn the_message_index_survives_vacuum() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v.db");
+        let store = Store::open(&path).unwrap();
+        for (i, msg) in ["alpha failed", "beta failed", "gamma failed"]
+            .iter()
+            .enumerate()
+        {
+            store
+                .conn
+                .execute(
+                    "INSERT INTO records (id, repo, file_path, lang, slug, error_type, message, line_number, content_hash, json, pattern, anchor)
+                     VALUES (?1, 'o/r', 'x.py', 'python', ?1, 'exception', ?2, 1, 'h', '{}', ?2, ?3)",
+                    params![format!("r{i}"), msg, msg.split(' ').next().unwrap()],
+                )
+                .unwrap();
+            store
+                .conn
+                .execute(
+                    "INSERT INTO messages_fts (rowid, message) VALUES (last_insert_rowid(), ?1)",
+                    [msg],
+                )
+                .unwrap();
+        }
+        store
+            .conn
+            .execute(
+                "DELETE FROM messages_fts WHERE rowid = (SELECT seq FROM records WHERE id = 'r0')",
+                [],
+            )
+            .unwrap();
+        store
+            .conn
+            .execute("DELETE FROM records WHERE id = 'r0'", [])
+            .unwrap();
+        store.conn.execute_batch("VACUUM").unwrap();
+        let found = store.similar_rows(&["gamma"], 5).unwrap();
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].message, "gamma failed");
     }
 }

@@ -38,12 +38,12 @@ pub(crate) fn run(g: &Global, args: ExplainArgs) -> Result<()> {
     if g.json {
         println!("{}", serde_json::to_string(&answer)?);
     } else if matched {
-        print_best(&answer.matches[0]);
+        print_best(&answer.matches[0])?;
         if answer.matches.len() > 1 {
             println!();
             println!("Also matching:");
             for m in &answer.matches[1..] {
-                print_line(m);
+                print_line(m)?;
             }
         }
     }
@@ -56,7 +56,7 @@ pub(crate) fn run(g: &Global, args: ExplainArgs) -> Result<()> {
     } else {
         msg.push_str(". Nearest by similarity (approximate):");
         for m in &answer.matches {
-            let r = &m.record;
+            let r = &m.record()?;
             msg.push_str(&format!(
                 "\n  {:.2}  {}  {}:{}  {:?}",
                 m.score, r.id, r.file_path, r.line_number, r.error_message
@@ -86,8 +86,8 @@ fn read_text(arg: Option<String>) -> Result<String> {
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
-fn print_best(m: &Match) {
-    let (h, r) = (m, &m.record);
+fn print_best(m: &Match) -> Result<()> {
+    let (h, r) = (m, &m.record()?);
     let how = if h.exact {
         "exact match"
     } else {
@@ -102,13 +102,15 @@ fn print_best(m: &Match) {
     }
     println!();
     super::show::print_record(r);
+    Ok(())
 }
 
-fn print_line(m: &Match) {
-    let (h, r) = (m, &m.record);
+fn print_line(m: &Match) -> Result<()> {
+    let (h, r) = (m, &m.record()?);
     let how = if h.exact { "exact" } else { "partial" };
     println!(
         "  {:.2} {how:<7} {}  {}:{}  {:?}",
         h.score, r.id, r.file_path, r.line_number, r.error_message
     );
+    Ok(())
 }

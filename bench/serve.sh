@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Load test of `errata serve`: wrk on loopback against POST /api/v1/match.
+#
+# Usage:
+#
+#     bench/serve.sh DB [SECONDS]
+#
+# Starts `errata --db DB serve` on a free loopback port, runs wrk (2 threads, 32 connections,
+# SECONDS, default 15) with bench/serve/match.lua, which cycles through the texts of
+# bench/serve/texts.txt (messages with and without log surroundings, Python, Go, Java and Rust
+# stack traces, a JSON log line, an ordinary line that matches nothing), then stops the server
+# with SIGTERM. Prints wrk's figures (requests/s, latency percentiles, errors, non-2xx answers)
+# and the server's peak RSS (VmHWM). The server and wrk share the machine's 2 cores.
+#
+# Environment: ERRATA (default target/release/errata), PORT (default 18080).
+set -euo pipefail
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+db=${1:?usage: bench/serve.sh DB [SECONDS]}
+secs=${2:-15}
+errata=${ERRATA:-$repo/target/release/errata}
+port=${PORT:-18080}
+command -v wrk >/dev/null || { echo "bench/serve.sh: wrk is missing (apt-get install wrk)" >&2; exit 2; }
+
+"$errata" --db "$db" serve --addr "127.0.0.1:$port" 2>"$repo/bench/out/serve.log" &
+pid=$!
+trap 'kill -TERM $pid 2>/dev/null || true' EXIT
+for _ in $(seq 100); do
+  grep -q "serving" "$repo/bench/out/serve.log" 2>/dev/null && break
+  sleep 0.1
+done
+head -1 "$repo/bench/out/serve.log"
+echo "errata: $("$errata" --version); wrk: $(wrk -v 2>&1 | head -1)"
+cd "$repo"
+wrk -t2 -c32 -d"${secs}s" --latency -s bench/serve/match.lua "http://127.0.0.1:$port/api/v1/match"
+echo "server peak RSS: $(grep VmHWM /proc/$pid/status | awk '{print $2/1024 " MiB"}')"
+kill -TERM $pid
+wait $pid
+trap - EXIT
