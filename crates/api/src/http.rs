@@ -103,12 +103,20 @@ impl Service {
         })
     }
 
+    /// The matcher over every record.
+    pub fn matcher(&self) -> &Matcher {
+        &self.matcher
+    }
+
     /// How many records the matcher was built over.
     pub fn records(&self) -> usize {
         self.records
     }
 
-    fn with_store<T>(&self, f: impl FnOnce(&Store) -> Result<T, ApiError>) -> Result<T, ApiError> {
+    pub(crate) fn with_store<T>(
+        &self,
+        f: impl FnOnce(&Store) -> Result<T, ApiError>,
+    ) -> Result<T, ApiError> {
         let pooled = self.pool.lock().unwrap_or_else(|e| e.into_inner()).pop();
         let store = match pooled {
             Some(s) => s,
@@ -133,6 +141,13 @@ pub fn router(service: Arc<Service>, limits: Limits) -> Router {
         .route("/api/v1/export", get(export))
         .route("/api/v1/stats", get(stats))
         .route("/api/v1/openapi.json", get(openapi_json))
+        .route("/", get(crate::web::search))
+        .route("/errors/{key}", get(crate::web::record))
+        .route(
+            "/match",
+            get(crate::web::match_form).post(crate::web::match_post),
+        )
+        .route("/repo", get(crate::web::repo))
         .fallback(not_found)
         .with_state(service)
         .layer(DefaultBodyLimit::max(limits.body_bytes))

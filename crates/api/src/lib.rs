@@ -4,6 +4,7 @@
 
 pub mod http;
 pub mod lookup;
+pub mod web;
 
 /// The current time as records and dataset versions write it: UTC, milliseconds, `Z`.
 pub fn now() -> String {

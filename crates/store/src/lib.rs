@@ -614,6 +614,45 @@ impl Store {
     }
 }
 
+/// Counts over one repository's records, for its overview page.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Overview {
+    pub records: u64,
+    pub by_type: Vec<(String, u64)>,
+    pub by_class: Vec<(String, u64)>,
+    pub by_tag: Vec<(String, u64)>,
+}
+
+impl Store {
+    /// The counts of `repo`'s records by type, class (the 50 most common) and tag (the 50 most
+    /// common).
+    pub fn overview(&self, repo: &str) -> Result<Overview> {
+        let group = |sql: &str| -> Result<Vec<(String, u64)>> {
+            let mut stmt = self.conn.prepare(sql)?;
+            let rows = stmt.query_map([repo], |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as u64)))?;
+            Ok(rows.collect::<rusqlite::Result<_>>()?)
+        };
+        Ok(Overview {
+            records: self.conn.query_row(
+                "SELECT count(*) FROM records WHERE repo = ?1",
+                [repo],
+                |r| r.get::<_, i64>(0),
+            )? as u64,
+            by_type: group(
+                "SELECT error_type, count(*) FROM records WHERE repo = ?1 GROUP BY 1 ORDER BY 2 DESC, 1",
+            )?,
+            by_class: group(
+                "SELECT error_class, count(*) FROM records WHERE repo = ?1 AND error_class IS NOT NULL
+                 GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 50",
+            )?,
+            by_tag: group(
+                "SELECT t.value, count(*) FROM records, json_each(records.json, '$.tags') AS t
+                 WHERE repo = ?1 GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 50",
+            )?,
+        })
+    }
+}
+
 fn under(path: &str, prefix: &str) -> bool {
     prefix.is_empty()
         || path == prefix

@@ -8,3 +8,4 @@ mod languages;
 mod lookup;
 mod robustness;
 mod util;
+mod web;
