@@ -203,6 +203,12 @@ impl ApiError {
     }
 }
 
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
 impl From<errata_store::Error> for ApiError {
     fn from(e: errata_store::Error) -> ApiError {
         tracing::error!(error = %e, "store error");

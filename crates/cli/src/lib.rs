@@ -37,7 +37,9 @@ enum Commands {
     Explain(commands::explain::ExplainArgs),
     /// Annotate every line of a log that matches a record, and sum them up.
     Scan(commands::scan::ScanArgs),
-    /// Serve the HTTP JSON API over the knowledge base.
+    /// A Model Context Protocol server on stdio, for coding agents.
+    Mcp,
+    /// Serve the HTTP JSON API and web pages over the knowledge base.
     Serve(commands::serve::ServeArgs),
     /// Show one record by id or slug.
     Show(commands::show::ShowArgs),
@@ -85,6 +87,7 @@ pub fn main() -> ExitCode {
         Commands::Export(args) => commands::export::run(&global, args),
         Commands::Explain(args) => commands::explain::run(&global, args),
         Commands::Scan(args) => commands::scan::run(&global, args),
+        Commands::Mcp => commands::mcp::run(&global),
         Commands::Serve(args) => commands::serve::run(&global, args),
         Commands::Show(args) => commands::show::run(&global, args),
         Commands::List(args) => commands::list::run(&global, args),

@@ -3,6 +3,7 @@ pub(crate) mod export;
 pub(crate) mod index;
 pub(crate) mod list;
 mod lookup;
+pub(crate) mod mcp;
 pub(crate) mod scan;
 pub(crate) mod serve;
 pub(crate) mod show;

@@ -6,6 +6,7 @@ mod corpora;
 mod golden;
 mod languages;
 mod lookup;
+mod mcp;
 mod robustness;
 mod util;
 mod web;

@@ -1,0 +1,154 @@
+//! `errata mcp`: a client speaks JSON-RPC over the server's stdio (the MCP stdio transport:
+//! one message a line), completes the handshake, lists the tools and calls them.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use crate::util::{copy_dir, errata_cmd, fixtures, shared, Scratch};
+
+struct Client {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    next: u64,
+}
+
+impl Client {
+    fn start(s: &Scratch) -> Client {
+        let mut child = errata_cmd()
+            .args(["mcp", "--db"])
+            .arg(s.db())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        Client {
+            child,
+            stdin,
+            stdout,
+            next: 1,
+        }
+    }
+
+    fn send(&mut self, msg: Value) {
+        writeln!(self.stdin, "{msg}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Sends a request and reads lines until its response.
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next;
+        self.next += 1;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let mut line = String::new();
+            assert!(
+                self.stdout.read_line(&mut line).unwrap() > 0,
+                "the server closed stdout"
+            );
+            let v: Value = serde_json::from_str(&line).expect("each line is JSON-RPC");
+            if v["id"] == id {
+                return v;
+            }
+        }
+    }
+}
+
+#[test]
+fn an_agent_explains_the_seed_error_over_mcp() {
+    let s = Scratch::new();
+    let tree = s.path().join("paperclip");
+    copy_dir(&fixtures().join("golden"), &tree);
+    s.ok(&[
+        "index",
+        tree.to_str().unwrap(),
+        "--repo",
+        "paperclipai/paperclip",
+    ]);
+    let seed: Value =
+        serde_json::from_str(&std::fs::read_to_string(shared().join("seed/record.json")).unwrap())
+            .unwrap();
+    let message = seed["record"]["errorMessage"].as_str().unwrap();
+
+    let mut c = Client::start(&s);
+    let init = c.request(
+        "initialize",
+        json!({"protocolVersion": "2025-06-18", "capabilities": {},
+               "clientInfo": {"name": "errata-test", "version": "0"}}),
+    );
+    assert_eq!(init["result"]["serverInfo"]["name"], "errata", "{init}");
+    assert!(
+        init["result"]["capabilities"]["tools"].is_object(),
+        "{init}"
+    );
+    c.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+
+    let tools = c.request("tools/list", json!({}));
+    let mut names: Vec<&str> = tools["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["explain_error", "get_error", "search_errors"]);
+
+    let started = Instant::now();
+    let r = c.request(
+        "tools/call",
+        json!({"name": "explain_error", "arguments": {"text": format!("Error: {message}")}}),
+    );
+    let took = started.elapsed();
+    let m = &r["result"]["structuredContent"]["matches"][0];
+    assert_eq!(m["record"]["errorMessage"], message, "{r}");
+    assert_eq!(m["exact"], true);
+    // Milliseconds, not seconds: far below any agent's tool-call time limit.
+    assert!(took < Duration::from_secs(2), "{took:?}");
+
+    let id = m["record"]["id"].as_str().unwrap().to_owned();
+    let r = c.request(
+        "tools/call",
+        json!({"name": "get_error", "arguments": {"key": id}}),
+    );
+    assert_eq!(r["result"]["structuredContent"]["errorMessage"], message);
+    let r = c.request(
+        "tools/call",
+        json!({"name": "search_errors", "arguments": {"query": "lease", "limit": 3}}),
+    );
+    let results = r["result"]["structuredContent"]["results"]
+        .as_array()
+        .unwrap();
+    assert!(!results.is_empty() && results.len() <= 3, "{r}");
+
+    // Mistakes come back as tool errors the agent can read.
+    let r = c.request(
+        "tools/call",
+        json!({"name": "get_error", "arguments": {"key": "nope"}}),
+    );
+    assert_eq!(r["result"]["isError"], true, "{r}");
+    assert!(r["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("search_errors"));
+    let r = c.request(
+        "tools/call",
+        json!({"name": "explain_error", "arguments": {}}),
+    );
+    assert_eq!(r["result"]["isError"], true, "{r}");
+    let r = c.request(
+        "tools/call",
+        json!({"name": "no_such_tool", "arguments": {}}),
+    );
+    assert!(r["error"].is_object(), "{r}");
+
+    // Closing stdin ends the session cleanly.
+    drop(c.stdin);
+    let status = c.child.wait().unwrap();
+    assert!(status.success(), "{status:?}");
+}
