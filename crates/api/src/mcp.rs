@@ -208,12 +208,14 @@ impl ServerHandler for ErrataMcp {
             "explain_error" => self.explain(&args),
             "search_errors" => self.search(&args),
             "get_error" => self.get(&args),
-            other => return Err(McpError::invalid_params(
-                format!(
+            other => {
+                return Err(McpError::invalid_params(
+                    format!(
                     "no tool {other:?}; the tools are explain_error, search_errors and get_error"
                 ),
-                None,
-            )),
+                    None,
+                ))
+            }
         };
         Ok(match answer {
             Ok(value) => CallToolResult::structured(value),

@@ -4,7 +4,7 @@
 //! | --- | --- |
 //! | `GET /?q=&lang=&type=&repo=&page=` | a search box with filters and the matching records |
 //! | `GET /errors/{id-or-slug}` | one record: message, kind, where, the source with the raising line marked, the explanation |
-//! | `GET /match`, `POST /match` | paste an error or a stack trace; the records that match and the values captured |
+//! | `GET /match[?text=]`, `POST /match` | paste an error or a stack trace; the records that match and the values captured |
 //! | `GET /repo?name=OWNER/NAME` | a repository's records counted by type, class and tag |
 //!
 //! Every value that comes from the code or the request is escaped ([`esc`]): a message such as
@@ -321,8 +321,15 @@ pub(crate) struct MatchForm {
     text: String,
 }
 
-pub(crate) async fn match_form() -> Response {
-    page("Paste an error", &match_body("", None)).into_response()
+/// The paste page; with `?text=`, the matches too (so that a match can be linked to).
+pub(crate) async fn match_form(
+    state: Shared,
+    q: Result<Query<MatchForm>, QueryRejection>,
+) -> Response {
+    match q {
+        Ok(Query(f)) => match_post(state, Form(f)).await,
+        Err(_) => page("Paste an error", &match_body("", None)).into_response(),
+    }
 }
 
 pub(crate) async fn match_post(State(s): Shared, Form(f): Form<MatchForm>) -> Response {

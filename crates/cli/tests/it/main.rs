@@ -2,6 +2,7 @@
 #![allow(clippy::print_stderr, clippy::print_stdout)]
 
 mod api;
+mod browser;
 mod corpora;
 mod golden;
 mod languages;
