@@ -3,6 +3,7 @@
 //! server); [`http`] is the HTTP JSON API, [`web`] its pages, [`mcp`] the Model Context
 //! Protocol server for coding agents.
 
+mod highlight;
 pub mod http;
 pub mod lookup;
 pub mod mcp;

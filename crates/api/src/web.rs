@@ -69,10 +69,11 @@ fn url(s: &str) -> String {
 fn page(title: &str, body: &str) -> Html<String> {
     Html(format!(
         "<!doctype html><html lang=en><head><meta charset=utf-8><meta name=viewport content=\"width=device-width\">\
-         <title>{} · errata</title><style>{STYLE}</style></head><body>\
+         <title>{} · errata</title><style>{STYLE}{}</style></head><body>\
          <header><a href=\"/\"><b>errata</b></a><a href=\"/\">search</a><a href=\"/match\">paste an error</a></header>\
          <main>{body}</main></body></html>",
-        esc(title)
+        esc(title),
+        crate::highlight::CSS
     ))
 }
 
@@ -254,6 +255,7 @@ fn record_html(r: &Record) -> String {
         esc(&r.message_pattern)
     );
     b.push_str("<table class=code>");
+    let highlighted = crate::highlight::lines(&r.file_path, &r.source_code);
     for (i, line) in r.source_code.split('\n').enumerate() {
         let n = r.source_code_start + i as u32;
         let class = if n == r.line_number {
@@ -261,10 +263,13 @@ fn record_html(r: &Record) -> String {
         } else {
             ""
         };
+        let html = highlighted
+            .as_ref()
+            .and_then(|h| h.get(i).cloned())
+            .unwrap_or_else(|| esc(line));
         let _ = write!(
             b,
-            "<tr{class}><td class=n>{n}</td><td><pre style=\"margin:0;padding:0;background:none\">{}</pre></td></tr>",
-            esc(line)
+            "<tr{class}><td class=n>{n}</td><td><pre style=\"margin:0;padding:0;background:none\">{html}</pre></td></tr>"
         );
     }
     b.push_str("</table>");

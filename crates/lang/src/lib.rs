@@ -106,6 +106,26 @@ impl Lang {
     }
 }
 
+impl Lang {
+    /// The grammar's own syntax-highlighting query (`queries/highlights.scm`). TypeScript's
+    /// extends JavaScript's, so it is JavaScript's followed by TypeScript's additions.
+    pub fn highlights_query(self) -> std::borrow::Cow<'static, str> {
+        match self {
+            Lang::TypeScript => format!(
+                "{}\n{}",
+                tree_sitter_javascript::HIGHLIGHT_QUERY,
+                tree_sitter_typescript::HIGHLIGHTS_QUERY
+            )
+            .into(),
+            Lang::JavaScript => tree_sitter_javascript::HIGHLIGHT_QUERY.into(),
+            Lang::Python => tree_sitter_python::HIGHLIGHTS_QUERY.into(),
+            Lang::Go => tree_sitter_go::HIGHLIGHTS_QUERY.into(),
+            Lang::Rust => tree_sitter_rust::HIGHLIGHTS_QUERY.into(),
+            Lang::Java => tree_sitter_java::HIGHLIGHTS_QUERY.into(),
+        }
+    }
+}
+
 impl std::fmt::Display for Lang {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())

@@ -41,6 +41,10 @@ async fn search_record_paste_and_repository_pages() {
     let (status, html) = get(&app, &format!("/errors/{id}")).await;
     assert_eq!(status, StatusCode::OK);
     assert!(html.contains("class=raise"), "the raising line is marked");
+    assert!(
+        html.contains("<span class=\"hl-keyword\">"),
+        "the source is highlighted: {html}"
+    );
     assert!(html.contains("<h2>Solutions</h2>"));
     let (status, _) = get(&app, "/errors/nope").await;
     assert_eq!(status, StatusCode::NOT_FOUND);
