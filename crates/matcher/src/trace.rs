@@ -319,18 +319,25 @@ fn strip_url(file: &str) -> &str {
     file.strip_prefix("node:").unwrap_or(file)
 }
 
-/// Whether a frame's file is the record's file: one path ends with the other, by whole
-/// components (`/usr/lib/python3.11/json/decoder.py` and `json/decoder.py`).
+/// Whether a frame's file is the record's file: their paths end with the same two components
+/// (one, when either path has only one): `/usr/lib/python3.11/json/decoder.py` is
+/// `Lib/json/decoder.py` of a CPython checkout, and `src/main.rs` is `crates/app/src/main.rs`.
 pub fn same_file(frame_file: &str, record_file: &str) -> bool {
-    let a = frame_file.trim_start_matches("./");
-    let b = record_file.trim_start_matches("./");
-    let (long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
-    if short.is_empty() {
-        return false;
-    }
-    long.ends_with(short)
-        && (long.len() == short.len()
-            || matches!(long.as_bytes()[long.len() - short.len() - 1], b'/' | b'\\'))
+    let parts = |p: &'_ str| -> Vec<String> {
+        p.split(['/', '\\'])
+            .filter(|c| !c.is_empty() && *c != ".")
+            .map(str::to_owned)
+            .collect()
+    };
+    let (a, b) = (parts(frame_file), parts(record_file));
+    let need = a.len().min(b.len()).min(2);
+    need > 0
+        && a.iter()
+            .rev()
+            .zip(b.iter().rev())
+            .take_while(|(x, y)| x == y)
+            .count()
+            >= need
 }
 
 #[cfg(test)]
@@ -476,6 +483,15 @@ json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)"#,
         assert!(same_file("src/main.rs", "crates/app/src/main.rs"));
         assert!(same_file("./src/run.rs", "src/run.rs"));
         assert!(!same_file("/x/myjson/decoder.py", "json/decoder.py"));
+        assert!(same_file(
+            "/usr/lib/python3.11/json/decoder.py",
+            "Lib/json/decoder.py"
+        ));
+        assert!(same_file("Main.java", "src/main/java/com/acme/Main.java"));
+        assert!(!same_file(
+            "/usr/lib/python3.11/json/decoder.py",
+            "Lib/yaml/decoder.py"
+        ));
         assert!(!same_file("", "a.py"));
     }
 }
