@@ -1,6 +1,6 @@
 //! The reference record of the dataset, reproduced from its source window.
 
-use crate::util::{assert_valid, copy_dir, fixtures, shared, Scratch};
+use crate::util::{assert_valid, golden_indexed, seed};
 
 const FIELDS: &[&str] = &[
     "repo",
@@ -24,21 +24,8 @@ const FIELDS: &[&str] = &[
 
 #[test]
 fn the_seed_record_is_reproduced() {
-    let seed: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(shared().join("seed/record.json")).unwrap())
-            .unwrap();
-    let seed = &seed["record"];
-    let s = Scratch::new();
-    let tree = s.path().join("paperclip");
-    copy_dir(&fixtures().join("golden"), &tree);
-    s.ok(&[
-        "index",
-        tree.to_str().unwrap(),
-        "--repo",
-        "paperclipai/paperclip",
-        "--commit",
-        "3f1d897a7c018d76563a21c6e39c3c9b03933622",
-    ]);
+    let seed = &seed();
+    let s = golden_indexed();
     let lines = s.export();
     assert_valid(&lines);
     let found = lines

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::util::{copy_dir, errata_cmd, fixtures, shared, Scratch};
+use crate::util::{errata_cmd, golden_indexed, seed, Scratch};
 
 /// Runs errata with stdin fed from `input`.
 fn with_stdin(s: &Scratch, args: &[&str], input: &[u8]) -> std::process::Output {
@@ -195,30 +195,14 @@ fn explain_fills_in_placeholder_values_and_names_them() {
 
 #[test]
 fn the_seed_message_finds_the_seed_record() {
-    let s = Scratch::new();
-    // Under tests/ the fixture would be skipped as test code: index a copy.
-    let tree = s.path().join("paperclip");
-    copy_dir(&fixtures().join("golden"), &tree);
-    s.ok(&[
-        "index",
-        tree.to_str().unwrap(),
-        "--repo",
-        "paperclipai/paperclip",
-        "--commit",
-        "3f1d897a7c018d76563a21c6e39c3c9b03933622",
-    ]);
-    let seed: Value =
-        serde_json::from_str(&std::fs::read_to_string(shared().join("seed/record.json")).unwrap())
-            .unwrap();
-    let message = seed["record"]["errorMessage"].as_str().unwrap();
+    let s = golden_indexed();
+    let seed = seed();
+    let message = seed["errorMessage"].as_str().unwrap();
     let line = format!("[plugin:createos] Error: {message}\n    at release (/srv/paperclip/packages/plugins/sandbox-providers/createos/src/plugin.ts:119:45)");
     let (code, v) = explain_json(&s, &line);
     assert_eq!(code, 0);
     for field in ["errorMessage", "filePath", "lineNumber", "githubUrl"] {
-        assert_eq!(
-            v["matches"][0]["record"][field], seed["record"][field],
-            "{field}"
-        );
+        assert_eq!(v["matches"][0]["record"][field], seed[field], "{field}");
     }
     assert_eq!(v["matches"][0]["exact"], true);
     // On a terminal-less stdout the human form names the record and marks the raising line.

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use crate::util::{copy_dir, errata_cmd, fixtures, shared, Scratch};
+use crate::util::{errata_cmd, golden_indexed, seed, Scratch};
 
 struct Client {
     child: Child,
@@ -62,19 +62,9 @@ impl Client {
 
 #[test]
 fn an_agent_explains_the_seed_error_over_mcp() {
-    let s = Scratch::new();
-    let tree = s.path().join("paperclip");
-    copy_dir(&fixtures().join("golden"), &tree);
-    s.ok(&[
-        "index",
-        tree.to_str().unwrap(),
-        "--repo",
-        "paperclipai/paperclip",
-    ]);
-    let seed: Value =
-        serde_json::from_str(&std::fs::read_to_string(shared().join("seed/record.json")).unwrap())
-            .unwrap();
-    let message = seed["record"]["errorMessage"].as_str().unwrap();
+    let s = golden_indexed();
+    let seed = seed();
+    let message = seed["errorMessage"].as_str().unwrap();
 
     let mut c = Client::start(&s);
     let init = c.request(

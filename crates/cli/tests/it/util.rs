@@ -137,3 +137,27 @@ pub(crate) fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+/// The seed record (`../shared/seed/record.json`), its `record` object.
+pub(crate) fn seed() -> serde_json::Value {
+    let text = std::fs::read_to_string(shared().join("seed/record.json")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    v["record"].clone()
+}
+
+/// A scratch folder with the golden fixture indexed as the seed's repository and commit. The
+/// fixture is copied first: under tests/ it would be skipped as test code.
+pub(crate) fn golden_indexed() -> Scratch {
+    let s = Scratch::new();
+    let tree = s.path().join("paperclip");
+    copy_dir(&fixtures().join("golden"), &tree);
+    s.ok(&[
+        "index",
+        tree.to_str().unwrap(),
+        "--repo",
+        "paperclipai/paperclip",
+        "--commit",
+        "3f1d897a7c018d76563a21c6e39c3c9b03933622",
+    ]);
+    s
+}
