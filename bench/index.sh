@@ -51,12 +51,8 @@ caller_pwd=$PWD
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=$repo/bench/out
 runs=${RUNS:-3}
-
-log() { printf '%s\n' "$*" >&2; }
-die() {
-  printf 'bench/index.sh: %s\n' "$*" >&2
-  exit 2
-}
+# shellcheck source=bench/corpora.sh
+source "$repo/bench/corpora.sh"
 
 usage() {
   sed -n '2,/^# and bench\/out\/logs/p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
@@ -97,18 +93,6 @@ fi
 if [[ ! -f $errata || ! -x $errata ]]; then
   die "no errata binary at $errata: build it first (cargo build --release --locked) or set ERRATA to one"
 fi
-
-apt_updated=false
-apt_install() {
-  [[ $(id -u) == 0 ]] || die "$* is missing and only root can install it (apt-get install $*)"
-  if ! $apt_updated; then
-    log "apt-get update"
-    apt-get update -qq >&2
-    apt_updated=true
-  fi
-  log "installing $* (apt)"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
-}
 
 # /usr/bin/time (Debian's `time` package), for the wall time and peak RSS of each command.
 [[ -x /usr/bin/time ]] || apt_install time
@@ -158,67 +142,7 @@ done
 
 mkdir -p "$out/logs" "$out/tmp"
 
-# A tree copied or unpacked into bench/out once: built in a side folder, then moved in place,
-# so a run that is killed halfway never leaves a partial corpus behind.
-prepare_python() {
-  local dest=$out/cpython-stdlib stdlib
-  if [[ ! -d $dest ]]; then
-    stdlib=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
-    log "copying the standard library of $(python3 --version 2>&1) from $stdlib into $dest"
-    rm -rf "$dest.partial"
-    mkdir -p "$dest.partial"
-    tar -C "$stdlib" --exclude=./site-packages --exclude=__pycache__ -cf - . |
-      tar -C "$dest.partial" -xf -
-    mv "$dest.partial" "$dest"
-  fi
-  printf '%s\n' "$dest"
-}
-
-prepare_javascript() {
-  command -v npm >/dev/null 2>&1 || die "npm is not installed (apt-get install npm)"
-  local dir
-  dir=$(npm root -g)/npm
-  [[ -d $dir/node_modules ]] || die "no npm sources with bundled node_modules at $dir"
-  printf '%s\n' "$dir"
-}
-
-prepare_go() {
-  local d
-  for d in /usr/lib/go/src /usr/lib/go-*/src; do
-    # Debian's /usr/lib/go/src is a chain of symlinks into /usr/share; the real folder is
-    # given to both tools, neither of which follows a symlink it meets inside the tree.
-    if [[ -f $d/errors/errors.go ]]; then
-      realpath "$d"
-      return
-    fi
-  done
-  apt_install golang-go
-  realpath /usr/lib/go/src
-}
-
-prepare_java() {
-  local dest=$out/jdk-src zip
-  if [[ ! -d $dest ]]; then
-    zip=$(compgen -G "/usr/lib/jvm/java-17-openjdk-*/lib/src.zip" | head -n1 || true)
-    if [[ -z $zip ]]; then
-      apt_install openjdk-17-source
-      zip=$(compgen -G "/usr/lib/jvm/java-17-openjdk-*/lib/src.zip" | head -n1)
-    fi
-    command -v unzip >/dev/null 2>&1 || apt_install unzip
-    log "unzipping $zip into $dest"
-    rm -rf "$dest.partial"
-    unzip -q "$zip" -d "$dest.partial" >&2
-    mv "$dest.partial" "$dest"
-  fi
-  printf '%s\n' "$dest"
-}
-
-prepare_rust() {
-  local dir=${CARGO_HOME:-$HOME/.cargo}/registry/src
-  [[ -d $dir ]] || die "no cargo registry sources at $dir: fetch some crates first (cargo fetch)"
-  printf '%s\n' "$dir"
-}
-
+# Each corpus's folder comes from prepare_NAME (bench/corpora.sh).
 # ast-grep's --lang, pattern and any further flags, per corpus.
 ag_lang() {
   case $1 in

@@ -45,6 +45,8 @@ caller_pwd=$PWD
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 out=$repo/bench/out
 dest=$out/scan
+# shellcheck source=bench/corpora.sh
+source "$repo/bench/corpora.sh"
 extra=${EXTRA:-1}
 
 # Tier 2, pinned. The counts are the distinct patterns of 8 or more literal bytes each adds
@@ -77,12 +79,6 @@ DEB_PACKAGES=(
   golang-google-grpc-dev                  #  650
 )
 
-log() { printf '%s\n' "$*" >&2; }
-die() {
-  printf 'bench/scan/corpus_db.sh: %s\n' "$*" >&2
-  exit 2
-}
-
 force=false
 for arg in "$@"; do
   case $arg in
@@ -111,72 +107,7 @@ if ! $force && [[ -s $dest/all.db && -s $dest/all.jsonl && -s $dest/corpora.tsv 
   exit 0
 fi
 
-apt_updated=false
-apt_update() {
-  $apt_updated && return
-  [[ $(id -u) == 0 ]] || die "apt-get needs root"
-  log "apt-get update"
-  apt-get update -qq >&2
-  apt_updated=true
-}
-apt_install() {
-  apt_update
-  log "installing $* (apt)"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
-}
-
-# ---------------------------------------------------------------------------------------------
-# Tier 1, prepared as bench/index.sh prepares it
-
-prepare_python() {
-  local d=$out/cpython-stdlib stdlib
-  if [[ ! -d $d ]]; then
-    stdlib=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
-    log "copying the standard library of $(python3 --version 2>&1) from $stdlib into $d"
-    rm -rf "$d.partial"
-    mkdir -p "$d.partial"
-    tar -C "$stdlib" --exclude=./site-packages --exclude=__pycache__ -cf - . | tar -C "$d.partial" -xf -
-    mv "$d.partial" "$d"
-  fi
-  printf '%s\n' "$d"
-}
-
-prepare_javascript() {
-  command -v npm >/dev/null 2>&1 || die "npm is not installed (apt-get install npm)"
-  local d
-  d=$(npm root -g)/npm
-  [[ -d $d/node_modules ]] || die "no npm sources with bundled node_modules at $d"
-  printf '%s\n' "$d"
-}
-
-prepare_go() {
-  local d
-  for d in /usr/lib/go/src /usr/lib/go-*/src /usr/share/go-*/src; do
-    if [[ -f $d/errors/errors.go ]]; then
-      realpath "$d"
-      return
-    fi
-  done
-  apt_install golang-go
-  realpath /usr/lib/go/src
-}
-
-prepare_java() {
-  local d=$out/jdk-src zip
-  if [[ ! -d $d ]]; then
-    zip=$(compgen -G "/usr/lib/jvm/java-17-openjdk-*/lib/src.zip" | head -n1 || true)
-    if [[ -z $zip ]]; then
-      apt_install openjdk-17-source
-      zip=$(compgen -G "/usr/lib/jvm/java-17-openjdk-*/lib/src.zip" | head -n1)
-    fi
-    command -v unzip >/dev/null 2>&1 || apt_install unzip
-    log "unzipping $zip into $d"
-    rm -rf "$d.partial"
-    unzip -q "$zip" -d "$d.partial" >&2
-    mv "$d.partial" "$d"
-  fi
-  printf '%s\n' "$d"
-}
+# Tier 1 is prepared by bench/corpora.sh, as for bench/index.sh.
 
 # ---------------------------------------------------------------------------------------------
 # Tier 2: fetched once into bench/out/scan/extra/{pypi,deb} and unpacked into extra/src/

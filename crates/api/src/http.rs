@@ -88,7 +88,7 @@ impl Service {
         let store = Store::open_existing(db)?;
         let rows = store.match_rows()?;
         let records = rows.len();
-        let (matcher, report) = lookup::matcher(rows);
+        let (matcher, report) = Matcher::new(rows);
         if !report.refused.is_empty() {
             tracing::warn!(
                 refused = report.refused.len(),
@@ -268,7 +268,7 @@ async fn search(
         if ErrorType::parse(t).is_none() {
             return Err(ApiError::new(
                 StatusCode::BAD_REQUEST,
-                format!("unknown type {t:?}: use exception, error-return, panic, assertion, http, log or exit"),
+                ErrorType::unknown(t),
             ));
         }
     }
@@ -287,14 +287,7 @@ async fn search(
         offset: Some((page - 1).saturating_mul(per_page)),
     };
     s.with_store(|store| {
-        let total = store.count(&filter)?;
-        let mut results = Vec::new();
-        store
-            .for_each(&filter, |r| {
-                results.push(r);
-                Ok(())
-            })?
-            .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+        let (total, results) = store.page(&filter)?;
         Ok(
             Json(json!({"total": total, "page": page, "perPage": per_page, "results": results}))
                 .into_response(),

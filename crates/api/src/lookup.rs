@@ -1,9 +1,9 @@
 //! Answers to "which record produced this text?", the same for `errata explain --json`, the
 //! HTTP API and the MCP server.
 
-use errata_matcher::{Entry, Hit, LoadReport, Matcher};
+use errata_matcher::{Hit, Matcher};
 use errata_model::Record;
-use errata_store::{MatchRow, Store};
+use errata_store::Store;
 use serde::Serialize;
 use serde_json::value::RawValue;
 
@@ -53,7 +53,7 @@ pub struct Capture {
 /// similarity, marked approximate.
 pub fn explain(store: &Store, text: &str, limit: usize) -> errata_store::Result<Answer> {
     let words = words(text);
-    let (matcher, _) = matcher(store.match_rows_for_words(&words)?);
+    let (matcher, _) = Matcher::new(store.match_rows_for_words(&words)?);
     let hits = matcher.explain(text, limit);
     if !hits.is_empty() {
         return answer(store, &matcher, &hits);
@@ -88,7 +88,7 @@ fn approximate(
         .filter(|w| w.chars().count() > 2)
         .take(64)
         .collect();
-    let (matcher, _) = matcher(store.similar_rows(&long, SIMILAR_CANDIDATES)?);
+    let (matcher, _) = Matcher::new(store.similar_rows(&long, SIMILAR_CANDIDATES)?);
     let hits = matcher.similar(text, limit);
     answer(store, &matcher, &hits)
 }
@@ -138,25 +138,6 @@ pub fn words(text: &str) -> Vec<&str> {
         .filter(|w| seen.insert(*w))
         .take(4096)
         .collect()
-}
-
-/// Builds a matcher over some of the store's records; records whose pattern cannot be run are
-/// counted in the report and left out.
-pub fn matcher(rows: Vec<MatchRow>) -> (Matcher, LoadReport) {
-    let entries = rows
-        .into_iter()
-        .map(|r| Entry {
-            id: r.id,
-            slug: r.slug,
-            file_path: r.file_path,
-            line_number: r.line_number,
-            message: r.message,
-            pattern: r.pattern,
-            error_class: r.error_class,
-            error_code: r.error_code,
-        })
-        .collect();
-    Matcher::new(entries)
 }
 
 #[cfg(test)]

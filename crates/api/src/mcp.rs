@@ -71,9 +71,7 @@ impl ErrataMcp {
         let error_type = str_arg(args, "type")?.map(str::to_owned);
         if let Some(t) = &error_type {
             if errata_model::ErrorType::parse(t).is_none() {
-                return Err(format!(
-                    "unknown type {t:?}: use exception, error-return, panic, assertion, http, log or exit"
-                ));
+                return Err(errata_model::ErrorType::unknown(t));
             }
         }
         let filter = errata_store::Filter {
@@ -87,12 +85,7 @@ impl ErrataMcp {
         };
         self.service
             .with_store(|store| {
-                let total = store.count(&filter)?;
-                let mut results = Vec::new();
-                let _ = store.for_each(&filter, |r| {
-                    results.push(r);
-                    Ok(())
-                })?;
+                let (total, results) = store.page(&filter)?;
                 Ok(json!({"total": total, "results": results}))
             })
             .map_err(|e| e.to_string())

@@ -117,15 +117,7 @@ pub(crate) async fn search(
         offset: Some((page_no - 1) * PER_PAGE),
         ..Filter::default()
     };
-    let found = s.with_store(|store| {
-        let total = store.count(&filter)?;
-        let mut rows = Vec::new();
-        let _ = store.for_each(&filter, |r| {
-            rows.push(r);
-            Ok(())
-        })?;
-        Ok((total, rows))
-    });
+    let found = s.with_store(|store| Ok(store.page(&filter)?));
     let (total, rows) = match found {
         Ok(x) => x,
         Err(e) => return e.into_response(),

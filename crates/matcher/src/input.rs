@@ -29,12 +29,6 @@ impl Line {
     }
 }
 
-macro_rules! re {
-    ($name:ident, $pat:expr) => {
-        static $name: LazyLock<Regex> = LazyLock::new(|| Regex::new($pat).unwrap());
-    };
-}
-
 re!(
     TIMESTAMP,
     r"^[\[(]?(?:\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2}| ?UTC)?|\d{4}/\d{2}/\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),? \d{1,2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2}(?: [A-Z]{3}| [+-]\d{4})?|[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2}(?:\.\d+)?|\d{2}:\d{2}:\d{2}(?:[.,]\d+)?|1\d{9}(?:\.\d+)?|\d{4}-\d{2}-\d{2})[\])]?(?:\s*[|,-]\s*|:\s+|\s+|$)"

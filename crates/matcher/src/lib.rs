@@ -15,6 +15,13 @@
 //! frames (a frame in the record's file, at or near its line); then the class and code named in
 //! front of the message.
 
+/// A regex compiled once, on first use (`LazyLock` and `Regex` must be in scope).
+macro_rules! re {
+    ($name:ident, $pat:expr) => {
+        static $name: LazyLock<Regex> = LazyLock::new(|| Regex::new($pat).unwrap());
+    };
+}
+
 pub mod input;
 pub mod template;
 pub mod trace;
@@ -23,5 +30,6 @@ mod matcher;
 mod prefilter;
 mod similar;
 
-pub use matcher::{Capture, Entry, Hit, LoadReport, Matcher, Query, MAX_TEXT};
+pub use errata_model::MatchEntry;
+pub use matcher::{Capture, Hit, LoadReport, Matcher, Query, MAX_TEXT};
 pub use trace::{Frame, Grouper, Segment};

@@ -2,6 +2,8 @@
 
 use std::collections::HashMap;
 
+use errata_model::MatchEntry;
+
 use crate::input::{self, Line};
 use crate::prefilter::Prefilter;
 use crate::similar;
@@ -11,21 +13,6 @@ use crate::trace::{same_file, Frame};
 /// Text beyond this many bytes of a line is not matched: no error message is that long, and
 /// the bound keeps a 10 MB line from costing more than a normal one.
 pub const MAX_TEXT: usize = 64 * 1024;
-
-/// What the matcher needs to know of a record.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Entry {
-    pub id: String,
-    pub slug: String,
-    pub file_path: String,
-    pub line_number: u32,
-    /// `errorMessage`, whose placeholders name the captures.
-    pub message: String,
-    /// `messagePattern`.
-    pub pattern: String,
-    pub error_class: Option<String>,
-    pub error_code: Option<String>,
-}
 
 /// The text one placeholder took.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -88,7 +75,7 @@ struct Template {
 
 /// Every record's template, ready to match.
 pub struct Matcher {
-    entries: Vec<Entry>,
+    entries: Vec<MatchEntry>,
     templates: Vec<Template>,
     prefilter: Prefilter,
     /// Fragment id → templates whose key it is.
@@ -100,7 +87,7 @@ pub struct Matcher {
 impl Matcher {
     /// Builds the matcher. Entries whose pattern cannot be used are counted in the report and
     /// left out.
-    pub fn new(entries: Vec<Entry>) -> (Matcher, LoadReport) {
+    pub fn new(entries: Vec<MatchEntry>) -> (Matcher, LoadReport) {
         let mut report = LoadReport {
             entries: entries.len(),
             ..LoadReport::default()
@@ -159,7 +146,7 @@ impl Matcher {
         (matcher, report)
     }
 
-    pub fn entries(&self) -> &[Entry] {
+    pub fn entries(&self) -> &[MatchEntry] {
         &self.entries
     }
 
@@ -337,7 +324,7 @@ fn rank(hits: &mut [Hit]) {
 
 /// How strongly the frames point at the record: a frame in its file counts, more so at or
 /// near its line, and more so the nearer the frame is to the top of the stack.
-fn frame_evidence(entry: &Entry, frames: &[Frame]) -> u32 {
+fn frame_evidence(entry: &MatchEntry, frames: &[Frame]) -> u32 {
     frames
         .iter()
         .take(32)
@@ -355,7 +342,7 @@ fn frame_evidence(entry: &Entry, frames: &[Frame]) -> u32 {
         .unwrap_or(0)
 }
 
-fn class_matches(entry: &Entry, line: &Line) -> bool {
+fn class_matches(entry: &MatchEntry, line: &Line) -> bool {
     let last = |s: &str| -> String { s.rsplit(['.', ':']).next().unwrap_or(s).to_owned() };
     let class = match (&entry.error_class, &line.class) {
         (Some(a), Some(b)) => last(a) == last(b),
@@ -387,19 +374,19 @@ fn round(x: f64) -> f64 {
 mod tests {
     use super::*;
 
-    fn entry(id: &str, message: &str, pattern: &str, file: &str, line: u32) -> Entry {
-        Entry {
+    fn entry(id: &str, message: &str, pattern: &str, file: &str, line: u32) -> MatchEntry {
+        MatchEntry {
             id: id.into(),
             slug: id.into(),
             file_path: file.into(),
             line_number: line,
             message: message.into(),
             pattern: pattern.into(),
-            ..Entry::default()
+            ..MatchEntry::default()
         }
     }
 
-    fn matcher(entries: Vec<Entry>) -> Matcher {
+    fn matcher(entries: Vec<MatchEntry>) -> Matcher {
         Matcher::new(entries).0
     }
 

@@ -31,12 +31,6 @@ pub struct Segment {
     pub frames: Vec<Frame>,
 }
 
-macro_rules! re {
-    ($name:ident, $pat:expr) => {
-        static $name: LazyLock<Regex> = LazyLock::new(|| Regex::new($pat).unwrap());
-    };
-}
-
 // Node/V8: `    at fn (file:line:col)`, `    at async fn (file:line:col)`, `    at file:line:col`.
 // Rust backtraces print `             at ./src/main.rs:5:9`, which reads the same way.
 re!(

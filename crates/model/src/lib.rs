@@ -23,8 +23,8 @@ mod status;
 mod template;
 
 pub use record::{
-    record_id, slug, BackgroundTag, ErrorType, ExportLine, HandlingStrategy, Record, Severity,
-    SCHEMA_VERSION,
+    record_id, slug, BackgroundTag, ErrorType, ExportLine, HandlingStrategy, MatchEntry, Record,
+    Severity, SCHEMA_VERSION,
 };
 pub use status::{http_status_from_name, http_status_from_number, is_http_status};
 pub use template::{words, PatternParts, Segment, Template};

@@ -30,6 +30,13 @@ impl ErrorType {
         ErrorType::Exit,
     ];
 
+    /// What to say of a type name that is none of these.
+    pub fn unknown(name: &str) -> String {
+        let names: Vec<&str> = ErrorType::ALL.iter().map(|t| t.as_str()).collect();
+        let (last, rest) = names.split_last().expect("seven types");
+        format!("unknown type {name:?}: use {} or {last}", rest.join(", "))
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             ErrorType::Exception => "exception",
@@ -258,6 +265,14 @@ mod tests {
     use super::*;
 
     #[test]
+    fn unknown_types_are_told_the_known_ones() {
+        assert_eq!(
+            ErrorType::unknown("oops"),
+            "unknown type \"oops\": use exception, error-return, panic, assertion, http, log or exit"
+        );
+    }
+
+    #[test]
     fn slug_matches_the_seed() {
         assert_eq!(
             slug("CreateOS process cleanup is unconfirmed; destroy this lease before reusing it."),
@@ -286,4 +301,20 @@ mod tests {
         assert_ne!(a, record_id("o/r", "a.ts", "boom", 1));
         assert_ne!(a, record_id("o/r", "b.ts", "boom", 0));
     }
+}
+
+/// What matching runtime text needs of a record: read from the store without decoding the
+/// record, and held by the matcher for every record.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MatchEntry {
+    pub id: String,
+    pub slug: String,
+    pub file_path: String,
+    pub line_number: u32,
+    /// `errorMessage`, whose placeholders name the captures.
+    pub message: String,
+    /// `messagePattern`.
+    pub pattern: String,
+    pub error_class: Option<String>,
+    pub error_code: Option<String>,
 }

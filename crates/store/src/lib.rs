@@ -18,7 +18,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use errata_model::Record;
+use errata_model::{MatchEntry, Record};
 use rusqlite::{params, Connection};
 use sha2::{Digest, Sha256};
 
@@ -202,22 +202,9 @@ pub struct Stats {
 /// How many of a text's words the approximate search queries the full-text index with.
 const RAREST_WORDS: usize = 4;
 
-/// The columns [`MatchRow`] is read from, in its order (then the repo, for ordering).
+/// The columns a [`MatchEntry`] is read from, in its order (then the repo, for ordering).
 const MATCH_COLUMNS: &str =
     "id, slug, file_path, line_number, message, pattern, error_class, error_code, repo";
-
-/// What the matcher needs of a record, read without decoding the record.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct MatchRow {
-    pub id: String,
-    pub slug: String,
-    pub file_path: String,
-    pub line_number: u32,
-    pub message: String,
-    pub pattern: String,
-    pub error_class: Option<String>,
-    pub error_code: Option<String>,
-}
 
 impl Stats {
     /// The counts as JSON: `{"files", "records", "repos": {name: n}, "byLang", "byType"}`.
@@ -460,6 +447,19 @@ impl Store {
         Ok(Ok(()))
     }
 
+    /// One page of the records matching `filter` (its limit and offset), and how many match in
+    /// all.
+    pub fn page(&self, filter: &Filter) -> Result<(u64, Vec<Record>)> {
+        let total = self.count(filter)?;
+        let mut records = Vec::new();
+        // The callback cannot fail, so neither can the inner result.
+        let _ = self.for_each(filter, |r| {
+            records.push(r);
+            Ok(())
+        })?;
+        Ok((total, records))
+    }
+
     /// How many records match `filter` (its limit and offset aside).
     pub fn count(&self, filter: &Filter) -> Result<u64> {
         let (clause, args) = filter.clause();
@@ -472,7 +472,7 @@ impl Store {
     }
 
     /// Every record's message and pattern, for the matcher, ordered by repo, file and line.
-    pub fn match_rows(&self) -> Result<Vec<MatchRow>> {
+    pub fn match_rows(&self) -> Result<Vec<MatchEntry>> {
         self.query_match_rows(
             &format!(
                 "SELECT {MATCH_COLUMNS} FROM records ORDER BY repo, file_path, line_number, id"
@@ -483,7 +483,7 @@ impl Store {
 
     /// The records that could match a text whose words are `words`: those whose anchor word is
     /// one of them, and those without an anchor. Ordered as [`Store::match_rows`].
-    pub fn match_rows_for_words(&self, words: &[&str]) -> Result<Vec<MatchRow>> {
+    pub fn match_rows_for_words(&self, words: &[&str]) -> Result<Vec<MatchEntry>> {
         let words = serde_json::to_string(words).expect("strings serialise");
         self.query_match_rows(
             &format!(
@@ -497,7 +497,7 @@ impl Store {
 
     /// The records whose message shares the most words with `words`, best first (full-text
     /// search ranked by BM25): candidates for an approximate match.
-    pub fn similar_rows(&self, words: &[&str], limit: usize) -> Result<Vec<MatchRow>> {
+    pub fn similar_rows(&self, words: &[&str], limit: usize) -> Result<Vec<MatchEntry>> {
         // The rarest words say the most and cost the least: a common word (`error`, `GET`)
         // would make the index rank thousands of messages. Query with the few rarest.
         // One lookup a word: fts5vocab answers `term = ?` from the index, but scans every term
@@ -541,10 +541,14 @@ impl Store {
         )
     }
 
-    fn query_match_rows<P: rusqlite::Params>(&self, sql: &str, params: P) -> Result<Vec<MatchRow>> {
+    fn query_match_rows<P: rusqlite::Params>(
+        &self,
+        sql: &str,
+        params: P,
+    ) -> Result<Vec<MatchEntry>> {
         let mut stmt = self.conn.prepare(sql)?;
         let rows = stmt.query_map(params, |r| {
-            Ok(MatchRow {
+            Ok(MatchEntry {
                 id: r.get(0)?,
                 slug: r.get(1)?,
                 file_path: r.get(2)?,

@@ -32,7 +32,7 @@ pub(crate) fn run(g: &Global, args: ExplainArgs) -> Result<()> {
     let store = db::for_reading(g)?;
     let answer = lookup::explain(&store, &text, args.limit.max(1))?;
     if answer.matches.is_empty() && store.is_empty()? {
-        return Err(super::lookup::empty(&store));
+        return Err(super::lookup::empty(store.path()));
     }
     let matched = answer.matched();
     if g.json {

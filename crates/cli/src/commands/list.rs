@@ -38,10 +38,7 @@ pub(crate) fn run(g: &Global, args: ListArgs) -> Result<()> {
     }
     if let Some(t) = &args.error_type {
         if errata_model::ErrorType::parse(t).is_none() {
-            return Err(crate::Failure::Usage(format!(
-                "unknown type {t:?}: use exception, error-return, panic, assertion, http, log or exit"
-            ))
-            .into());
+            return Err(crate::Failure::Usage(errata_model::ErrorType::unknown(t)).into());
         }
     }
     let filter = Filter {

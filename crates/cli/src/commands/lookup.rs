@@ -11,23 +11,23 @@ use crate::Failure;
 pub(crate) fn load(store: &Store) -> Result<Matcher> {
     let rows = store.match_rows()?;
     if rows.is_empty() {
-        return Err(empty(store));
+        return Err(empty(store.path()));
     }
     Ok(matcher(rows))
 }
 
 /// The error for a store without records.
-pub(crate) fn empty(store: &Store) -> anyhow::Error {
+pub(crate) fn empty(db: &std::path::Path) -> anyhow::Error {
     Failure::Usage(format!(
         "the knowledge base {} has no records; run `errata index` on a source tree first",
-        store.path().display()
+        db.display()
     ))
     .into()
 }
 
 /// Builds a matcher over the given records, warning about those it cannot run.
-fn matcher(rows: Vec<errata_store::MatchRow>) -> Matcher {
-    let (matcher, report) = errata_api::lookup::matcher(rows);
+fn matcher(rows: Vec<errata_matcher::MatchEntry>) -> Matcher {
+    let (matcher, report) = Matcher::new(rows);
     if let Some((id, why)) = report.refused.first() {
         tracing::warn!(
             "{} records have a messagePattern errata cannot run and are left out (first: {id}: {why}); re-index their source to rewrite them",

@@ -22,11 +22,7 @@ pub(crate) fn run(g: &Global, args: ServeArgs) -> Result<()> {
     let path = db::for_reading(g)?.path().to_path_buf();
     let service = Service::open(&path)?;
     if service.records() == 0 {
-        return Err(Failure::Usage(format!(
-            "the knowledge base {} has no records; run `errata index` on a source tree first",
-            path.display()
-        ))
-        .into());
+        return Err(super::lookup::empty(&path));
     }
     let records = service.records();
     let limits = Limits {
