@@ -59,11 +59,11 @@ pub fn build_records(
                 error_type: site.error_type,
                 class: site.class.as_deref(),
                 message: &message,
-                function: site.function.as_deref(),
                 file_path,
                 line,
                 status: site.status,
                 code: site.code.as_deref(),
+                facts: &site.facts,
             });
             Record {
                 id,

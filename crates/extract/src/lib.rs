@@ -27,6 +27,7 @@
 //! - `build`: a site and its file into a record.
 
 mod build;
+mod facts;
 mod provenance;
 mod rules;
 mod text;

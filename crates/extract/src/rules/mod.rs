@@ -29,6 +29,8 @@ pub struct Site {
     pub severity: Severity,
     /// The enclosing function or method, if any.
     pub function: Option<String>,
+    /// What static analysis found out about the site.
+    pub facts: errata_explain::Facts,
 }
 
 /// What a rule says about one node: an error site, with the nodes it used up so that no other
@@ -179,7 +181,7 @@ pub fn find_sites(lang: Lang, tree: &Tree, src: &str, include_tests: bool) -> Ve
         }
     }
     candidates.sort_by_key(|n| (n.start_byte(), std::cmp::Reverse(n.end_byte())));
-    let mut collector = Collector::new(tree.root_node());
+    let mut collector = Collector::new(lang, tree.root_node(), src);
     for node in candidates {
         if !collector.offer(rules, node, &cx) {
             break;
@@ -195,7 +197,7 @@ pub fn find_sites_by_walk(lang: Lang, tree: &Tree, src: &str, include_tests: boo
     let rules = rules_of(lang);
     let wanted = kind_table(rules, &tree.language());
     let cx = Cx { src, include_tests };
-    let mut collector = Collector::new(tree.root_node());
+    let mut collector = Collector::new(lang, tree.root_node(), src);
     let mut cursor = tree.walk();
     loop {
         let node = cursor.node();
@@ -222,7 +224,7 @@ pub fn find_sites_by_walk(lang: Lang, tree: &Tree, src: &str, include_tests: boo
 
 /// The nodes from the root down to `node`, found with a cursor: asking each node for its
 /// parent would search down from the root every time.
-fn path_to<'t>(root: Node<'t>, node: Node<'t>) -> Vec<Node<'t>> {
+pub(crate) fn path_to<'t>(root: Node<'t>, node: Node<'t>) -> Vec<Node<'t>> {
     let mut path = vec![root];
     let mut cursor = root.walk();
     while cursor.node().id() != node.id() {
@@ -247,16 +249,18 @@ fn path_to<'t>(root: Node<'t>, node: Node<'t>) -> Vec<Node<'t>> {
 }
 
 /// Sites as they are found, in document order, outer nodes before inner ones.
-struct Collector<'t> {
+struct Collector<'t, 's> {
     root: Node<'t>,
+    facts: crate::facts::FileFacts<'t, 's>,
     consumed: HashSet<usize>,
     sites: Vec<Site>,
 }
 
-impl<'t> Collector<'t> {
-    fn new(root: Node<'t>) -> Collector<'t> {
+impl<'t, 's> Collector<'t, 's> {
+    fn new(lang: Lang, root: Node<'t>, src: &'s str) -> Collector<'t, 's> {
         Collector {
             root,
+            facts: crate::facts::FileFacts::new(lang, root, src),
             consumed: HashSet::new(),
             sites: Vec::new(),
         }
@@ -289,6 +293,7 @@ impl<'t> Collector<'t> {
                 status: found.status,
                 severity: found.severity,
                 function: rules.function_name(&path, cx),
+                facts: self.facts.site(&path, rules, cx),
             });
         }
         true

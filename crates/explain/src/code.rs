@@ -1,0 +1,326 @@
+//! The fields written as code in the record's language: exampleFix, validationCode, typeGuard
+//! and tryCatchPattern. Calls are built from the function's own signature; conditions are the
+//! facts' own expressions.
+
+use errata_lang::Lang;
+use errata_model::{ErrorType, HandlingStrategy};
+
+use crate::prose::{subject, Subject};
+use crate::Site;
+
+fn comment(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Python => "#",
+        _ => "//",
+    }
+}
+
+pub(crate) fn bool_literal(lang: Lang, v: bool) -> &'static str {
+    match (lang, v) {
+        (Lang::Python, true) => "True",
+        (Lang::Python, false) => "False",
+        (_, true) => "true",
+        (_, false) => "false",
+    }
+}
+
+fn semi(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Python | Lang::Go => "",
+        _ => ";",
+    }
+}
+
+/// The longest literal run of the message, to recognise it by: placeholders vary at run time.
+pub(crate) fn stable_fragment(message: &str) -> String {
+    let mut best = "";
+    for part in message.split(['{', '}', '%', '$']) {
+        if part.len() > best.len() {
+            best = part;
+        }
+    }
+    let best = best.trim();
+    let best = if best.is_empty() { message } else { best };
+    best.chars().take(80).collect::<String>()
+}
+
+fn quoted(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A call of the site's function with its own parameter names as arguments, `set` replacing
+/// the argument of one parameter: `await release(params, true)`.
+fn call(site: &Site<'_>, set: Option<(&str, &str)>) -> String {
+    let Some(f) = &site.facts.function else {
+        return String::new();
+    };
+    let sig = f.signature.as_str();
+    let args: Vec<String> = f
+        .parameters
+        .iter()
+        .map(|p| match set {
+            Some((name, value)) if name == p.name => match site.lang {
+                Lang::Python => format!("{name}={value}"),
+                _ => value.to_owned(),
+            },
+            _ => p.name.clone(),
+        })
+        .collect();
+    let receiver = match site.lang {
+        Lang::TypeScript | Lang::JavaScript | Lang::Java if f.owner.is_some() => "this.",
+        Lang::Python if sig.contains("(self") => "self.",
+        Lang::Python if sig.contains("(cls") => "cls.",
+        Lang::Rust if sig.contains("self") => "self.",
+        Lang::Rust if f.owner.is_some() => "Self::",
+        Lang::Go => return go_call(f, &args),
+        _ => "",
+    };
+    let is_async = sig.starts_with("async ") || sig.contains(" async ");
+    let call = format!("{receiver}{}({})", f.name, args.join(", "));
+    match site.lang {
+        Lang::Rust if is_async => format!("{call}.await"),
+        Lang::TypeScript | Lang::JavaScript | Lang::Python if is_async => format!("await {call}"),
+        _ => call,
+    }
+}
+
+/// A Go call, through the method's receiver name when it has one: `c.Do(ctx)`.
+fn go_call(f: &crate::Function, args: &[String]) -> String {
+    let receiver = f
+        .signature
+        .strip_prefix("func (")
+        .and_then(|r| r.split_whitespace().next())
+        .filter(|r| !r.contains(')'))
+        .map(|r| format!("{r}."))
+        .unwrap_or_default();
+    format!("{receiver}{}({})", f.name, args.join(", "))
+}
+
+/// `if COND {BODY}` in the language, the body already indented.
+fn if_block(lang: Lang, cond: &str, body: &[String]) -> String {
+    match lang {
+        Lang::Python => {
+            let mut out = format!("if {cond}:\n");
+            for l in body {
+                out.push_str(&format!("    {l}\n"));
+            }
+            if body.iter().all(|l| l.starts_with('#')) {
+                out.push_str("    pass\n");
+            }
+            out.trim_end().to_owned()
+        }
+        Lang::Go | Lang::Rust => {
+            let indent = if lang == Lang::Go { "\t" } else { "    " };
+            let mut out = format!("if {cond} {{\n");
+            for l in body {
+                out.push_str(&format!("{indent}{l}\n"));
+            }
+            out.push('}');
+            out
+        }
+        _ => {
+            let mut out = format!("if ({cond}) {{\n");
+            for l in body {
+                out.push_str(&format!("  {l}\n"));
+            }
+            out.push('}');
+            out
+        }
+    }
+}
+
+/// The guards of the site as one condition, each wrapped when it is a disjunction.
+fn conjunction(site: &Site<'_>) -> Option<String> {
+    let py = site.lang == Lang::Python;
+    let parts: Vec<String> = site
+        .facts
+        .guards()
+        .map(|c| {
+            if c.expr.contains("||") || c.expr.contains(" or ") {
+                format!("({})", c.expr)
+            } else {
+                c.expr.clone()
+            }
+        })
+        .collect();
+    if parts.is_empty() {
+        return None;
+    }
+    Some(parts.join(if py { " and " } else { " && " }))
+}
+
+fn negation(lang: Lang, cond: &str) -> String {
+    match lang {
+        Lang::Python => format!("not ({cond})"),
+        _ => format!("!({cond})"),
+    }
+}
+
+/// The boolean parameter whose value decides a guard, and the value that avoids the error.
+fn deciding_bool(site: &Site<'_>) -> Option<(String, bool)> {
+    site.facts
+        .guards()
+        .flat_map(|c| c.conjuncts.iter())
+        .find_map(|c| match subject(site, c) {
+            Subject::BoolParam(p, holds) => Some((p.name.clone(), !holds)),
+            _ => None,
+        })
+}
+
+pub(crate) fn example_fix(site: &Site<'_>) -> String {
+    let c = comment(site.lang);
+    let s = semi(site.lang);
+    let fragment = stable_fragment(site.message);
+    if site.facts.function.is_none() {
+        return format!(
+            "{c} before: {} raises \"{fragment}\" when it is loaded or run\n{c} after: meet the conditions above line {} before it runs",
+            site.file_path, site.line
+        );
+    }
+    if let Some((name, avoid)) = deciding_bool(site) {
+        let bad = bool_literal(site.lang, !avoid);
+        let good = bool_literal(site.lang, avoid);
+        return format!(
+            "{c} before: raises \"{fragment}\"\n{}{s}\n{c} after: `{name}` is {good}, so the guard does not hold\n{}{s}",
+            call(site, Some((&name, bad))),
+            call(site, Some((&name, good)))
+        );
+    }
+    let the_call = format!("{}{s}", call(site, None));
+    match conjunction(site) {
+        Some(cond) => format!(
+            "{c} before: the call is made while the guard holds, and raises \"{fragment}\"\n{the_call}\n{c} after: the call is made only when it does not\n{}",
+            if_block(site.lang, &negation(site.lang, &cond), &[the_call.clone()])
+        ),
+        None => format!(
+            "{c} before: every call that gets to line {} raises \"{fragment}\"\n{the_call}\n{c} after: the error is caught where the call is made\n{}",
+            site.line,
+            try_catch(site, HandlingStrategy::Propagate)
+        ),
+    }
+}
+
+pub(crate) fn validation_code(site: &Site<'_>) -> String {
+    let c = comment(site.lang);
+    let fname = site
+        .facts
+        .function
+        .as_ref()
+        .map(|f| format!("{}()", f.name))
+        .unwrap_or_else(|| site.file_path.to_owned());
+    match conjunction(site) {
+        Some(cond) => {
+            let mut body = vec![format!(
+                "{c} {fname} would raise \"{}\" here",
+                stable_fragment(site.message)
+            )];
+            if let Some(b) = &site.facts.other_branch {
+                body.push(format!(
+                    "{c} it takes the other branch when: {}",
+                    b.condition
+                ));
+            }
+            format!(
+                "{c} The guard of line {} of {}, checked before the call\n{}",
+                site.line,
+                site.file_path,
+                if_block(site.lang, &cond, &body)
+            )
+        }
+        None => {
+            let checks: Vec<&str> = site
+                .facts
+                .passed_checks()
+                .map(|c| c.expr.as_str())
+                .collect();
+            match checks.first() {
+                // Nothing guards the raise itself: the last check it passed is what to test.
+                Some(check) => format!(
+                    "{c} {fname} raises \"{}\" whenever this check passes\n{}",
+                    stable_fragment(site.message),
+                    if_block(site.lang, check, &[format!("{c} do not call {fname} in this state")])
+                ),
+                None => format!(
+                    "{c} No condition guards line {} of {}: every call of {fname} that gets there raises \"{}\".\n{c} Validate by catching it instead:\n{}",
+                    site.line,
+                    site.file_path,
+                    stable_fragment(site.message),
+                    type_guard(site)
+                ),
+            }
+        }
+    }
+}
+
+pub(crate) fn type_guard(site: &Site<'_>) -> String {
+    let frag = quoted(&stable_fragment(site.message));
+    match site.lang {
+        Lang::TypeScript => match site.class {
+            Some(c) => format!("function isThisError(e: unknown): e is {c} {{\n  return e instanceof {c} && e.message.includes({frag});\n}}"),
+            None => format!("function isThisError(e: unknown): e is Error {{\n  return e instanceof Error && e.message.includes({frag});\n}}"),
+        },
+        Lang::JavaScript => {
+            let c = site.class.unwrap_or("Error");
+            format!("function isThisError(e) {{\n  return e instanceof {c} && e.message.includes({frag});\n}}")
+        }
+        Lang::Python => {
+            let c = site.class.unwrap_or("Exception");
+            format!("def is_this_error(e: BaseException) -> bool:\n    return isinstance(e, {c}) and {frag} in str(e)")
+        }
+        Lang::Go => match site.class {
+            Some(sentinel) if sentinel.starts_with("Err") || sentinel.contains(".Err") => format!("func isThisError(err error) bool {{\n\treturn errors.Is(err, {sentinel})\n}}"),
+            Some(ty) if ty.starts_with('*') || ty.ends_with("Error") => {
+                let ty = if ty.starts_with('*') { ty.to_owned() } else { format!("*{ty}") };
+                format!("func isThisError(err error) bool {{\n\tvar target {ty}\n\treturn errors.As(err, &target) && strings.Contains(err.Error(), {frag})\n}}")
+            }
+            _ => format!("func isThisError(err error) bool {{\n\treturn err != nil && strings.Contains(err.Error(), {frag})\n}}"),
+        },
+        Lang::Rust => match site.class.filter(|c| c.contains("::")) {
+            Some(variant) => format!("fn is_this_error(e: &{}) -> bool {{\n    matches!(e, {variant} {{ .. }})\n}}", variant.rsplit_once("::").map(|p| p.0).unwrap_or(variant)),
+            None => format!("fn is_this_error(e: &dyn std::fmt::Display) -> bool {{\n    e.to_string().contains({frag})\n}}"),
+        },
+        Lang::Java => {
+            let c = site.class.unwrap_or("Exception");
+            format!("static boolean isThisError(Throwable e) {{\n    return e instanceof {c} && e.getMessage() != null && e.getMessage().contains({frag});\n}}")
+        }
+    }
+}
+
+pub(crate) fn try_catch(site: &Site<'_>, strategy: HandlingStrategy) -> String {
+    let s = semi(site.lang);
+    let the_call = match &site.facts.function {
+        Some(_) => call(site, None),
+        None => "run()".to_owned(),
+    };
+    let c = comment(site.lang);
+    // The fallback that avoids the guard, when a boolean parameter decides it.
+    let action = match deciding_bool(site) {
+        Some((name, avoid)) if site.facts.function.is_some() => {
+            format!(
+                "{}{s}",
+                call(site, Some((&name, bool_literal(site.lang, avoid))))
+            )
+        }
+        _ => format!("{c} {}", strategy.as_str()),
+    };
+    match site.lang {
+        Lang::TypeScript | Lang::JavaScript => format!("try {{\n  {the_call}{s}\n}} catch (e) {{\n  if (isThisError(e)) {{\n    {action}\n  }} else {{\n    throw e;\n  }}\n}}"),
+        Lang::Python => format!("try:\n    {the_call}\nexcept {} as e:\n    if not is_this_error(e):\n        raise\n    {action}", site.class.unwrap_or("Exception")),
+        Lang::Go => format!("if err := {the_call}; err != nil {{\n\tif isThisError(err) {{\n\t\t{action}\n\t}} else {{\n\t\treturn err\n\t}}\n}}"),
+        Lang::Rust => match site.error_type {
+            ErrorType::Panic | ErrorType::Assertion => format!("let result = std::panic::catch_unwind(|| {the_call});\nif result.is_err() {{\n    {action}\n}}"),
+            _ => format!("match {the_call} {{\n    Ok(v) => v,\n    Err(e) if is_this_error(&e) => {{\n        {action}\n        todo!()\n    }}\n    Err(e) => return Err(e.into()),\n}}"),
+        },
+        Lang::Java => format!("try {{\n    {the_call};\n}} catch ({} e) {{\n    if (!isThisError(e)) throw e;\n    {action}\n}}", site.class.unwrap_or("Exception")),
+    }
+}

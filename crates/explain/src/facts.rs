@@ -1,0 +1,226 @@
+//! What static analysis found out about one error site: the function it is in, the conditions
+//! under which it runs, what writes the state those conditions read, the configuration and
+//! environment they depend on, and, across the repository, who calls the function and who
+//! handles the error. The explanation is written from these facts and nothing else.
+
+use serde::{Deserialize, Serialize};
+
+/// The facts of one site. Every string is source text (an expression, a statement, a
+/// signature) in the record's language, so that whatever names it carries occur in the code.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Facts {
+    /// The enclosing function, if the site is in one.
+    pub function: Option<Function>,
+    /// The conditions that hold when the site runs, outermost first, each already negated
+    /// for the side it is on and simplified.
+    pub conditions: Vec<Condition>,
+    /// The loops and `try` blocks around the site, outermost first.
+    pub context: Vec<Context>,
+    /// When the site is on the `else` side of an `if`: what the other side does.
+    pub other_branch: Option<Branch>,
+    /// The variables and fields the conditions read, and where the file writes them.
+    pub state: Vec<State>,
+    /// Environment variables and configuration fields the conditions depend on.
+    pub config: Vec<ConfigRead>,
+    /// Calls of the enclosing function in the repository (filled once the whole tree is read).
+    pub callers: Vec<Reference>,
+    /// Places that catch or test for this error (filled once the whole tree is read).
+    pub handlers: Vec<Reference>,
+}
+
+/// The function a site is in.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Function {
+    pub name: String,
+    /// The class, impl or receiver type the function belongs to.
+    pub owner: Option<String>,
+    /// The declaration up to its body, on one line.
+    pub signature: String,
+    pub parameters: Vec<Parameter>,
+    pub line: u32,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Parameter {
+    pub name: String,
+    /// The declared type, as written (`boolean`, `bool`, `*Config`), if any.
+    pub ty: Option<String>,
+}
+
+impl Parameter {
+    /// Whether the declared type is the language's boolean.
+    pub fn is_bool(&self) -> bool {
+        matches!(self.ty.as_deref(), Some("boolean" | "bool" | "Boolean"))
+    }
+}
+
+/// Why a condition holds at the site.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ConditionKind {
+    /// The site is in the consequence of an `if` (or `elif`, or a ternary).
+    If,
+    /// The site is on the `else` side: the condition is the negation of the `if`'s.
+    Else,
+    /// An earlier `if (…) return;` (or throw, continue, break) in the same block did not exit.
+    EarlyExit,
+    /// The site is in a `case` or `match` arm.
+    Case,
+    /// The site is in a `while` loop's body.
+    Loop,
+}
+
+/// One condition that holds when the site runs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Condition {
+    /// The condition as it holds, in the record's language (`!destroy && config.reuseLease`).
+    pub expr: String,
+    /// Its conjuncts, each an expression of its own: a way to avoid the error is to make any
+    /// one of them false.
+    pub conjuncts: Vec<String>,
+    pub kind: ConditionKind,
+    /// The line of the `if`, `case` or early exit.
+    pub line: u32,
+}
+
+/// A loop or `try` around the site.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Context {
+    /// Inside a loop; `header` is its head (`for (const x of xs)`).
+    Loop { header: String, line: u32 },
+    /// Inside a `try` block; what catches there and what always runs after.
+    Try {
+        line: u32,
+        catches: Vec<String>,
+        finally: Option<String>,
+    },
+    /// Inside a `catch` / `except` handler: the site reports or converts another error.
+    Handler { clause: String, line: u32 },
+}
+
+/// What the other side of the `if` the site is on runs instead.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Branch {
+    /// The condition under which the other side runs.
+    pub condition: String,
+    /// Its first statements, as written.
+    pub statements: Vec<String>,
+    pub line: u32,
+}
+
+/// How a name in a condition is bound.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Binding {
+    /// A parameter of the enclosing function: the caller decides it.
+    Parameter,
+    /// A local of the enclosing function, given its value above the site.
+    Local,
+    /// A field, a closure variable or a module-level variable: state that outlives the call.
+    State,
+}
+
+/// A name a condition reads.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct State {
+    /// The name or field path (`unconfirmedCleanup`, `self._closed`, `config.reuseLease`).
+    pub name: String,
+    pub binding: Binding,
+    /// For a local: the expression it was given.
+    pub value: Option<String>,
+    /// Where the file changes it.
+    pub writes: Vec<Write>,
+}
+
+/// What a write does to the state it changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Effect {
+    /// Puts something in a collection (`add`, `set`, `push`, `insert`, `append`).
+    Add,
+    /// Takes something out (`delete`, `remove`, `discard`, `pop`).
+    Remove,
+    /// Empties it (`clear`).
+    Clear,
+    /// Gives it a new value (`x = …`).
+    Assign,
+}
+
+/// One write of a state, with the conditions under which it runs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Write {
+    /// The statement or expression, as written (`unconfirmedCleanup.delete(scope)`).
+    pub text: String,
+    pub effect: Effect,
+    pub line: u32,
+    /// The function it is in.
+    pub function: Option<String>,
+    /// The conditions that hold where it runs, as in [`Condition::expr`].
+    pub conditions: Vec<String>,
+}
+
+/// Where a configuration value comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ConfigSource {
+    /// An environment variable.
+    Environment,
+    /// A field of a configuration or options object.
+    Config,
+}
+
+/// A read of configuration or of the environment that a condition depends on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ConfigRead {
+    /// The read as written (`process.env.API_KEY`, `config.reuseLease`).
+    pub text: String,
+    /// The variable's name when it is a literal (`API_KEY`).
+    pub key: Option<String>,
+    pub source: ConfigSource,
+}
+
+/// A place elsewhere in the repository: a call of the function, or a handler of the error.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Reference {
+    pub file: String,
+    pub line: u32,
+    /// The function it is in.
+    pub function: Option<String>,
+    /// The call or the clause, as written.
+    pub text: String,
+    /// False when the name it was found by is defined in several places.
+    pub exact: bool,
+}
+
+impl Facts {
+    /// The conditions that decide whether the site runs: those of the `if`s, `case`s and
+    /// loops around it, then the early exits above it.
+    pub fn guards(&self) -> impl Iterator<Item = &Condition> {
+        self.conditions
+            .iter()
+            .filter(|c| c.kind != ConditionKind::EarlyExit)
+    }
+
+    /// The early exits above the site that did not exit, nearest first.
+    pub fn passed_checks(&self) -> impl Iterator<Item = &Condition> {
+        self.conditions
+            .iter()
+            .rev()
+            .filter(|c| c.kind == ConditionKind::EarlyExit)
+    }
+
+    /// The state entry of `name`.
+    pub fn state_of(&self, name: &str) -> Option<&State> {
+        self.state.iter().find(|s| s.name == name)
+    }
+}

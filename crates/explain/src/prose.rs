@@ -1,0 +1,544 @@
+//! The fields written as sentences: documentation, trigger scenarios, common situations,
+//! solutions and prevention tips. Code is quoted in backticks, and comes from the facts.
+
+use errata_lang::Lang;
+use errata_model::{BackgroundTag, ErrorType, HandlingStrategy};
+
+use crate::{
+    classify, code, function_ref, Binding, ConfigSource, Context, Effect, Parameter, Site, State,
+    Write,
+};
+
+/// Most callers and handlers named in prose.
+const MAX_REFS: usize = 3;
+
+/// What one conjunct of a guard is about, which decides how it can be made false.
+pub(crate) enum Subject<'a> {
+    /// A boolean parameter that the conjunct holds `true` or `false`.
+    BoolParam(&'a Parameter, bool),
+    /// Another parameter: the caller decides it.
+    Param(&'a Parameter),
+    /// A configuration field, held set (`true`) or unset.
+    Config(&'a str, bool),
+    /// An environment read.
+    Env(&'a str, Option<&'a str>),
+    /// State that outlives the call and that the file writes.
+    State(&'a State),
+    Other,
+}
+
+pub(crate) fn subject<'a>(site: &Site<'a>, conjunct: &str) -> Subject<'a> {
+    let facts = site.facts;
+    let (positive, bare) = match conjunct
+        .strip_prefix('!')
+        .or_else(|| conjunct.strip_prefix("not "))
+    {
+        Some(rest) => (false, rest),
+        None => (true, conjunct),
+    };
+    if let Some(f) = &facts.function {
+        if let Some(p) = f.parameters.iter().find(|p| p.name == bare) {
+            return if p.is_bool() {
+                Subject::BoolParam(p, positive)
+            } else {
+                Subject::Param(p)
+            };
+        }
+    }
+    if let Some(c) = facts
+        .config
+        .iter()
+        .find(|c| c.source == ConfigSource::Config && c.text == bare)
+    {
+        return Subject::Config(&c.text, positive);
+    }
+    if let Some(c) = facts
+        .config
+        .iter()
+        .find(|c| c.source == ConfigSource::Environment && conjunct.contains(c.text.as_str()))
+    {
+        return Subject::Env(&c.text, c.key.as_deref());
+    }
+    if let Some(s) = facts.state.iter().find(|s| {
+        s.binding == Binding::State && !s.writes.is_empty() && mentions(conjunct, &s.name)
+    }) {
+        return Subject::State(s);
+    }
+    if let Some(f) = &facts.function {
+        if let Some(p) = f.parameters.iter().find(|p| mentions(conjunct, &p.name)) {
+            return Subject::Param(p);
+        }
+    }
+    Subject::Other
+}
+
+/// Whether `text` uses `name` as a whole name (not as part of a longer one).
+pub(crate) fn mentions(text: &str, name: &str) -> bool {
+    let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    text.match_indices(name).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + name.len()..].chars().next();
+        !before.is_some_and(|c| ident(c) || c == '.') && !after.is_some_and(ident)
+    })
+}
+
+/// `` `x` `` and `` `y` ``, or `` `x`, `y` and `z` ``.
+fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+fn ticked(s: &str) -> String {
+    format!("`{s}`")
+}
+
+fn what(site: &Site<'_>) -> String {
+    let class = site.class.map(ticked).unwrap_or_else(|| {
+        match site.lang {
+            Lang::TypeScript | Lang::JavaScript => "An Error",
+            Lang::Python => "An exception",
+            Lang::Go | Lang::Rust => "An error",
+            Lang::Java => "An exception",
+        }
+        .to_owned()
+    });
+    match site.error_type {
+        ErrorType::Exception => format!("{class} is thrown"),
+        ErrorType::ErrorReturn => format!("{class} is returned"),
+        ErrorType::Panic => "The program panics".to_owned(),
+        ErrorType::Assertion => "An assertion fails".to_owned(),
+        ErrorType::Http => "An HTTP error response is sent".to_owned(),
+        ErrorType::Log => "An error is logged".to_owned(),
+        ErrorType::Exit => "The process exits".to_owned(),
+    }
+}
+
+/// Where a write is, and when it runs: `` `x.delete(k)` (in `f()`, line 9, when `a`) ``.
+fn write_phrase(w: &Write) -> String {
+    let mut s = format!("`{}` (", w.text.trim_end_matches(';'));
+    if let Some(f) = &w.function {
+        s.push_str(&format!("in `{f}()`, "));
+    }
+    s.push_str(&format!("line {}", w.line));
+    if !w.conditions.is_empty() {
+        let conds: Vec<String> = w.conditions.iter().map(|c| ticked(c)).collect();
+        s.push_str(&format!(", only when {}", and_list(&conds)));
+    }
+    s.push(')');
+    s
+}
+
+fn guard_exprs(site: &Site<'_>) -> Vec<String> {
+    site.facts.guards().map(|c| ticked(&c.expr)).collect()
+}
+
+pub(crate) fn documentation(site: &Site<'_>) -> String {
+    let facts = site.facts;
+    let place = match &facts.function {
+        Some(f) => {
+            let owner = f
+                .owner
+                .as_deref()
+                .map(|o| format!(", a method of `{o}`"))
+                .unwrap_or_default();
+            format!(
+                "in `{}()`{owner} ({}:{})",
+                f.name, site.file_path, site.line
+            )
+        }
+        None => format!("at the top level of {}:{}", site.file_path, site.line),
+    };
+    let mut doc = format!(
+        "{} {place} with the message \"{}\".",
+        what(site),
+        site.message
+    );
+    let guards = guard_exprs(site);
+    if guards.is_empty() {
+        doc.push_str(&format!(
+            " No condition in {} guards the raise: every run that gets to line {} raises it.",
+            function_ref(site),
+            site.line
+        ));
+    } else {
+        doc.push_str(&format!(
+            " It is raised when {} hold{}.",
+            and_list(&guards),
+            if guards.len() == 1 { "s" } else { "" }
+        ));
+    }
+    let passed: Vec<String> = facts
+        .passed_checks()
+        .take(3)
+        .map(|c| ticked(&c.expr))
+        .collect();
+    if !passed.is_empty() {
+        doc.push_str(&format!(
+            " Earlier checks in {} have passed by then: {}.",
+            function_ref(site),
+            and_list(&passed)
+        ));
+    }
+    for s in &facts.state {
+        match s.binding {
+            Binding::Parameter => doc.push_str(&format!(
+                " `{}` is a parameter: the caller decides it.",
+                s.name
+            )),
+            Binding::Local => {
+                if let Some(v) = &s.value {
+                    let local = s.name.split(['.', '[']).next().unwrap_or(&s.name);
+                    doc.push_str(&format!(" `{local}` comes from `{v}`."));
+                }
+            }
+            Binding::State => doc.push_str(&state_sentence(site, s)),
+        }
+    }
+    for c in &facts.config {
+        match c.source {
+            ConfigSource::Environment => {
+                doc.push_str(&format!(" It depends on the environment: `{}`.", c.text))
+            }
+            ConfigSource::Config => doc.push_str(&format!(
+                " It depends on the configuration field `{}`.",
+                c.text
+            )),
+        }
+    }
+    for c in &facts.context {
+        match c {
+            Context::Try {
+                finally: Some(f), ..
+            } => doc.push_str(&format!(
+                " It is raised inside a `try` whose `finally` runs `{f}`."
+            )),
+            Context::Handler { clause, line } => doc.push_str(&format!(
+                " It is raised while handling another error, in `{clause}` (line {line})."
+            )),
+            _ => {}
+        }
+    }
+    if let Some(s) = site.status {
+        doc.push_str(&format!(" The response carries HTTP status {s}."));
+    }
+    if let Some(c) = site.code {
+        doc.push_str(&format!(" Its code is `{c}`."));
+    }
+    doc
+}
+
+/// What the file does to a piece of state, and how that meets the branch the site is on.
+fn state_sentence(site: &Site<'_>, s: &State) -> String {
+    if s.writes.is_empty() {
+        return format!(" `{}` is state of the object, kept between calls.", s.name);
+    }
+    let phrases: Vec<String> = s.writes.iter().map(write_phrase).collect();
+    let mut out = format!(
+        " `{}` outlives the call; this file changes it at {}.",
+        s.name,
+        and_list(&phrases)
+    );
+    if !s.writes.iter().any(|w| w.effect == Effect::Add)
+        && s.writes.iter().all(|w| w.effect != Effect::Assign)
+    {
+        out.push_str(&format!(" Nothing in this file adds to `{}`.", s.name));
+    }
+    if let Some(b) = &site.facts.other_branch {
+        for w in &s.writes {
+            if w.conditions.iter().any(|c| c == &b.condition) {
+                let others: Vec<String> = b
+                    .statements
+                    .iter()
+                    .filter(|t| t.trim_end_matches(';') != w.text.trim_end_matches(';'))
+                    .map(|t| ticked(t))
+                    .collect();
+                out.push_str(&format!(
+                    " `{}` runs only on the other side of the `if` at line {} (when `{}`){}.",
+                    w.text.trim_end_matches(';'),
+                    b.line,
+                    b.condition,
+                    if others.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", the branch that runs {}", and_list(&others))
+                    }
+                ));
+            }
+        }
+    }
+    out
+}
+
+pub(crate) fn trigger_scenarios(site: &Site<'_>) -> String {
+    let facts = site.facts;
+    let mut out = match &facts.function {
+        Some(f) if !facts.callers.is_empty() => {
+            let callers: Vec<String> = facts
+                .callers
+                .iter()
+                .take(MAX_REFS)
+                .map(|c| {
+                    let from = c
+                        .function
+                        .as_deref()
+                        .map(|f| format!("`{f}()` at "))
+                        .unwrap_or_default();
+                    format!("{from}{}:{} (`{}`)", c.file, c.line, c.text)
+                })
+                .collect();
+            let more = facts.callers.len().saturating_sub(MAX_REFS);
+            let more = if more > 0 {
+                format!(" and {more} more place{}", if more == 1 { "" } else { "s" })
+            } else {
+                String::new()
+            };
+            format!(
+                "`{}()` is called from {}{more}. A call",
+                f.name,
+                and_list(&callers)
+            )
+        }
+        Some(f) => format!("A call to `{}()` (`{}`)", f.name, f.signature),
+        None => format!("Loading or running {}", site.file_path),
+    };
+    let guards = guard_exprs(site);
+    if guards.is_empty() {
+        out.push_str(&format!(" that gets to line {} raises it.", site.line));
+    } else {
+        out.push_str(&format!(
+            " raises it when it gets to line {} with {} true.",
+            site.line,
+            and_list(&guards)
+        ));
+    }
+    for s in facts.state.iter().filter(|s| s.binding == Binding::State) {
+        let adds: Vec<String> = s
+            .writes
+            .iter()
+            .filter(|w| matches!(w.effect, Effect::Add | Effect::Assign))
+            .map(write_phrase)
+            .collect();
+        if !adds.is_empty() {
+            out.push_str(&format!(
+                " `{}` gets that state from {}, in an earlier call.",
+                s.name,
+                and_list(&adds)
+            ));
+        } else if !s.writes.is_empty() {
+            out.push_str(&format!(
+                " `{}` is filled outside this file; here it is only emptied, by {}.",
+                s.name,
+                and_list(&s.writes.iter().map(write_phrase).collect::<Vec<_>>())
+            ));
+        }
+    }
+    for c in &facts.context {
+        if let Context::Loop { header, line } = c {
+            out.push_str(&format!(
+                " It runs inside the loop `{header}` (line {line})."
+            ));
+        }
+    }
+    out
+}
+
+pub(crate) fn common_situations(site: &Site<'_>, bg: BackgroundTag) -> String {
+    let mut out = format!(
+        "{} This is classified as {}.",
+        classify::situation(bg),
+        bg.as_str()
+    );
+    let mut cases: Vec<String> = Vec::new();
+    for c in site.facts.guards().flat_map(|c| c.conjuncts.iter()).take(4) {
+        cases.push(match subject(site, c) {
+            Subject::BoolParam(p, v) => format!(
+                "`{}` is passed as {}",
+                p.name,
+                code::bool_literal(site.lang, v)
+            ),
+            Subject::Config(field, true) => format!("the configuration sets `{field}`"),
+            Subject::Config(field, false) => format!("the configuration leaves `{field}` unset"),
+            Subject::Env(text, _) => {
+                format!("the environment gives `{text}` a value that makes `{c}` hold")
+            }
+            Subject::State(s) => format!(
+                "`{}` still holds what an earlier call left in it, so `{c}` holds",
+                s.name
+            ),
+            Subject::Param(p) => format!("the caller passes a `{}` for which `{c}` holds", p.name),
+            Subject::Other => format!("`{c}` holds"),
+        });
+    }
+    if !cases.is_empty() {
+        out.push_str(&format!(" Here: {}.", and_list(&cases)));
+    }
+    if !site.facts.callers.is_empty() {
+        out.push_str(&format!(
+            " It is reached through {} call site{} in the repository.",
+            site.facts.callers.len(),
+            if site.facts.callers.len() == 1 {
+                ""
+            } else {
+                "s"
+            }
+        ));
+    }
+    out
+}
+
+pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<String> {
+    let facts = site.facts;
+    let mut out: Vec<String> = Vec::new();
+    let fname = function_ref(site);
+    if let Some(b) = &facts.other_branch {
+        let runs: Vec<String> = b.statements.iter().map(|s| ticked(s)).collect();
+        out.push(format!(
+            "Take the other branch of the `if` at line {}: when `{}`, {fname} runs {} instead of raising.",
+            b.line,
+            b.condition,
+            and_list(&runs)
+        ));
+    }
+    for c in facts.guards().flat_map(|c| c.conjuncts.iter()).take(4) {
+        let s = match subject(site, c) {
+            Subject::BoolParam(p, v) => format!(
+                "Call {fname} with `{}` set to {}, so that `{c}` no longer holds.",
+                p.name,
+                code::bool_literal(site.lang, !v)
+            ),
+            Subject::Config(field, v) => format!(
+                "{} `{field}` in the configuration, so that `{c}` no longer holds.",
+                if v { "Turn off" } else { "Set" }
+            ),
+            Subject::Env(text, key) => match key {
+                Some(k) => format!("Change the environment variable `{k}` (read by `{text}`) so that `{c}` no longer holds."),
+                None => format!("Change what `{text}` reads so that `{c}` no longer holds."),
+            },
+            Subject::State(s) => {
+                let clears: Vec<&Write> = s
+                    .writes
+                    .iter()
+                    .filter(|w| matches!(w.effect, Effect::Remove | Effect::Clear | Effect::Assign))
+                    .collect();
+                if clears.is_empty() {
+                    format!("Make `{c}` false before {fname} runs: `{}` decides it.", s.name)
+                } else {
+                    format!(
+                        "Make `{c}` false: {} does so.",
+                        and_list(&clears.iter().map(|w| write_phrase(w)).collect::<Vec<_>>())
+                    )
+                }
+            }
+            Subject::Param(p) => format!(
+                "Pass a `{}` for which `{c}` is false when calling {fname}.",
+                p.name
+            ),
+            Subject::Other => format!("Make sure `{c}` is false when {fname} gets to line {}.", site.line),
+        };
+        if !out.contains(&s) {
+            out.push(s);
+        }
+    }
+    for h in facts.handlers.iter().take(2) {
+        out.push(format!(
+            "Handle it as {}:{} already does (`{}`).",
+            h.file, h.line, h.text
+        ));
+    }
+    out.push(match strategy {
+        HandlingStrategy::Retry => {
+            format!("Retry the call to {fname} after a delay: the condition may clear on its own.")
+        }
+        HandlingStrategy::FixConfiguration => {
+            "Fix the configuration or environment the conditions read, then run again.".to_owned()
+        }
+        HandlingStrategy::FixCode => format!(
+            "This marks a state {fname} does not expect: fix the code that reaches line {} of {}.",
+            site.line, site.file_path
+        ),
+        HandlingStrategy::FailFast => {
+            "Let the program stop, and fix the cause the message names before running again."
+                .to_owned()
+        }
+        _ => format!(
+            "Catch it where {fname} is called and {} (see tryCatchPattern).",
+            match strategy {
+                HandlingStrategy::Fallback => "fall back to another path",
+                HandlingStrategy::FixInput => "report the input back to its source",
+                HandlingStrategy::Ignore => "ignore it",
+                _ => "pass it on",
+            }
+        ),
+    });
+    out
+}
+
+pub(crate) fn prevention_tips(site: &Site<'_>) -> Vec<String> {
+    let facts = site.facts;
+    let mut out = Vec::new();
+    let fname = function_ref(site);
+    let guards = guard_exprs(site);
+    if !guards.is_empty() {
+        out.push(format!(
+            "Check {} before calling {fname}.",
+            and_list(&guards)
+        ));
+    }
+    for s in facts
+        .state
+        .iter()
+        .filter(|s| s.binding == Binding::State && !s.writes.is_empty())
+    {
+        out.push(format!(
+            "Keep track of `{}`: it is changed by {}.",
+            s.name,
+            and_list(
+                &s.writes
+                    .iter()
+                    .map(|w| ticked(w.text.trim_end_matches(';')))
+                    .collect::<Vec<_>>()
+            )
+        ));
+    }
+    for c in &facts.config {
+        out.push(match (c.source, &c.key) {
+            (ConfigSource::Environment, Some(k)) => format!(
+                "Set the environment variable `{k}` in every deployment, and check it at start-up."
+            ),
+            _ => format!(
+                "Review `{}` in the configuration of each deployment.",
+                c.text
+            ),
+        });
+    }
+    if let Some(h) = facts.handlers.first() {
+        out.push(format!("Follow the handling at {}:{}.", h.file, h.line));
+    }
+    out.push(format!(
+        "Alert on the message \"{}\"{} in logs to see how often it happens.",
+        code::stable_fragment(site.message),
+        site.class
+            .map(|c| format!(" or the class `{c}`"))
+            .unwrap_or_default()
+    ));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::mentions;
+
+    #[test]
+    fn whole_names_only() {
+        assert!(mentions(
+            "unconfirmedCleanup.has(scope)",
+            "unconfirmedCleanup"
+        ));
+        assert!(!mentions("this.unconfirmedCleanupX", "unconfirmedCleanup"));
+        assert!(!mentions("a.destroy", "destroy"));
+        assert!(mentions("!destroy", "destroy"));
+    }
+}

@@ -1,0 +1,913 @@
+//! The facts of an error site, read from the syntax tree of its file: the enclosing function,
+//! the conditions on the way to the site, the state those conditions read and where the file
+//! writes it, and the configuration they depend on. See [`errata_explain::Facts`].
+
+mod cond;
+mod syntax;
+
+use std::cell::OnceCell;
+
+use errata_explain::{
+    Binding, Branch, Condition, ConditionKind, ConfigRead, ConfigSource, Context, Effect, Facts,
+    Function, Parameter, State, Write,
+};
+use errata_lang::Lang;
+use tree_sitter::Node;
+
+use crate::rules::{path_to, Cx, Rules};
+use cond::Expr;
+pub(crate) use syntax::Syntax;
+
+/// Longest piece of source text kept in a fact.
+const MAX_TEXT: usize = 160;
+/// Most names of the conditions followed to their writes.
+const MAX_STATE: usize = 8;
+/// Most writes kept per name.
+const MAX_WRITES: usize = 6;
+/// How many statements above the site's are looked at for early exits, per block.
+const EARLY_EXIT_REACH: usize = 12;
+
+/// Method names that put something in a collection, take something out of it, or empty it.
+const MUTATORS: &[(&str, Effect)] = &[
+    ("add", Effect::Add),
+    ("set", Effect::Add),
+    ("put", Effect::Add),
+    ("push", Effect::Add),
+    ("append", Effect::Add),
+    ("insert", Effect::Add),
+    ("extend", Effect::Add),
+    ("unshift", Effect::Add),
+    ("setdefault", Effect::Add),
+    ("update", Effect::Add),
+    ("addAll", Effect::Add),
+    ("putIfAbsent", Effect::Add),
+    ("push_back", Effect::Add),
+    ("push_front", Effect::Add),
+    ("Store", Effect::Add),
+    ("delete", Effect::Remove),
+    ("remove", Effect::Remove),
+    ("discard", Effect::Remove),
+    ("pop", Effect::Remove),
+    ("popitem", Effect::Remove),
+    ("shift", Effect::Remove),
+    ("splice", Effect::Remove),
+    ("removeIf", Effect::Remove),
+    ("removeAll", Effect::Remove),
+    ("take", Effect::Remove),
+    ("Delete", Effect::Remove),
+    ("clear", Effect::Clear),
+];
+
+/// The fact analysis of one parsed file. The file's writes are gathered once, when a site
+/// first asks for them.
+pub(crate) struct FileFacts<'t, 's> {
+    syn: &'static Syntax,
+    src: &'s str,
+    root: Node<'t>,
+    writes: OnceCell<Vec<WriteSite<'t>>>,
+}
+
+/// A write found in the file.
+struct WriteSite<'t> {
+    target: String,
+    effect: Effect,
+    node: Node<'t>,
+}
+
+impl<'t, 's> FileFacts<'t, 's> {
+    pub(crate) fn new(lang: Lang, root: Node<'t>, src: &'s str) -> FileFacts<'t, 's> {
+        FileFacts {
+            syn: Syntax::of(lang),
+            src,
+            root,
+            writes: OnceCell::new(),
+        }
+    }
+
+    /// The facts of the site at the end of `path` (which runs from the root to it).
+    pub(crate) fn site(&self, path: &[Node<'t>], rules: &dyn Rules, cx: &Cx<'_>) -> Facts {
+        let mut facts = Facts::default();
+        let last = path.len() - 1;
+        let fidx = (0..last).rev().find(|&i| rules.is_function(path[i].kind()));
+        if let Some(f) = fidx {
+            facts.function = Some(self.function(path, f, rules, cx));
+        }
+        let walk = self.walk(path, fidx.map_or(0, |f| f + 1), true);
+        facts.conditions = walk.conditions;
+        facts.context = walk.context;
+        facts.other_branch = walk.other_branch;
+        let line = path[last].start_position().row as u32 + 1;
+        let params: Vec<&str> = facts
+            .function
+            .iter()
+            .flat_map(|f| f.parameters.iter().map(|p| p.name.as_str()))
+            .collect();
+        let scope = fidx.map(|f| path[f]).unwrap_or(self.root);
+        // The names of the guards first, then those of the checks passed above the site.
+        let mut names: Vec<(String, bool)> = Vec::new();
+        for guard in [true, false] {
+            let mut found = Vec::new();
+            for (n, kind) in &walk.nodes {
+                if (*kind != ConditionKind::EarlyExit) == guard {
+                    self.names(*n, &mut found);
+                }
+            }
+            for f in found {
+                if !names.iter().any(|(n, _)| *n == f) {
+                    names.push((f, guard));
+                }
+            }
+        }
+        let mut config_texts: Vec<String> = walk
+            .nodes
+            .iter()
+            .filter(|(_, k)| *k != ConditionKind::EarlyExit)
+            .map(|(n, _)| self.text(*n))
+            .collect();
+        for (name, guard) in names {
+            if facts.state.len() >= MAX_STATE {
+                break;
+            }
+            let root = root_of(&name);
+            if root != name && params.contains(&root) {
+                // `params.x` of a parameter `params`: the parameter says it.
+                continue;
+            }
+            if let Some(cfg) = config_field(&name).filter(|_| guard) {
+                push_config(
+                    &mut facts.config,
+                    cfg.to_owned(),
+                    None,
+                    ConfigSource::Config,
+                );
+            }
+            let (binding, value) = if params.contains(&root) {
+                (Binding::Parameter, None)
+            } else if let Some(v) = self.local_value(scope, root, line) {
+                if guard {
+                    config_texts.push(v.clone());
+                }
+                (Binding::Local, Some(v))
+            } else {
+                (Binding::State, None)
+            };
+            let writes = if binding == Binding::State {
+                self.writes_of(&name, rules, cx)
+            } else {
+                Vec::new()
+            };
+            if binding == Binding::State && writes.is_empty() && !is_field(&name) {
+                // A module or a global the file never changes: nothing to say about it.
+                continue;
+            }
+            if !guard && binding != Binding::State {
+                // The parameters and locals of the checks passed above are not what decides
+                // this raise.
+                continue;
+            }
+            if facts.state.iter().any(|s| s.name == name) {
+                continue;
+            }
+            facts.state.push(State {
+                name,
+                binding,
+                value,
+                writes,
+            });
+        }
+        for text in &config_texts {
+            env_reads(text, &mut facts.config);
+        }
+        facts
+    }
+
+    fn text(&self, node: Node<'_>) -> String {
+        clip(crate::text::compact(node, self.src))
+    }
+
+    fn function(&self, path: &[Node<'t>], f: usize, rules: &dyn Rules, cx: &Cx<'_>) -> Function {
+        let node = path[f];
+        let name = rules
+            .function_name(&path[..=f + 1], cx)
+            .or_else(|| {
+                node.child_by_field_name("name")
+                    .map(|n| crate::text::text(n, self.src).to_owned())
+            })
+            .unwrap_or_else(|| "<anonymous>".to_owned());
+        let body_start = node
+            .child_by_field_name("body")
+            .map_or(node.end_byte(), |b| b.start_byte());
+        let head = &self.src[node.start_byte()..body_start.max(node.start_byte())];
+        let signature = clip(
+            head.split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .trim_end_matches(['{', ':', '=', '>', ' '])
+                .to_owned(),
+        );
+        let mut owner = None;
+        if let Some(recv) = node.child_by_field_name("receiver") {
+            // Go: `func (c *Client) Do()`.
+            owner = first_of_kind(recv, "parameter_declaration")
+                .and_then(|p| p.child_by_field_name("type"))
+                .map(|t| self.text(t).trim_start_matches('*').to_owned());
+        }
+        if owner.is_none() {
+            owner = path[..f]
+                .iter()
+                .rev()
+                .find(|n| self.syn.classes.contains(&n.kind()))
+                .and_then(|c| {
+                    c.child_by_field_name("name")
+                        .or_else(|| c.child_by_field_name("type"))
+                })
+                .map(|n| self.text(n));
+        }
+        Function {
+            name,
+            owner,
+            signature,
+            parameters: self.parameters(node),
+            line: node.start_position().row as u32 + 1,
+        }
+    }
+
+    fn parameters(&self, function: Node<'_>) -> Vec<Parameter> {
+        let Some(list) = function
+            .child_by_field_name("parameters")
+            .or_else(|| function.child_by_field_name("parameter"))
+        else {
+            return Vec::new();
+        };
+        if self.syn.identifiers.contains(&list.kind()) {
+            return vec![Parameter {
+                name: self.text(list),
+                ty: None,
+            }];
+        }
+        let mut out = Vec::new();
+        for p in named(list) {
+            let ty = p
+                .child_by_field_name("type")
+                .map(|t| self.text(t).trim_start_matches(':').trim().to_owned());
+            let mut names: Vec<Node<'_>> = {
+                let mut c = p.walk();
+                p.children_by_field_name("name", &mut c).collect()
+            };
+            if names.is_empty() {
+                let n = p
+                    .child_by_field_name("pattern")
+                    .or_else(|| p.child_by_field_name("left"))
+                    .or_else(|| (p.kind() == "identifier").then_some(p))
+                    .or_else(|| named(p).into_iter().find(|n| n.kind() == "identifier"));
+                names.extend(n);
+            }
+            for n in names {
+                let name = self.text(n);
+                let name = name.trim_start_matches("mut ").to_owned();
+                if is_identifier(&name) && !self.syn.constants.contains(&name.as_str()) {
+                    out.push(Parameter {
+                        name,
+                        ty: ty.clone(),
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// The conditions, contexts and other branch on the way down `path` from `from`.
+    fn walk(&self, path: &[Node<'t>], from: usize, early_exits: bool) -> Walk<'t> {
+        let mut w = Walk::default();
+        let py = self.syn.python;
+        for i in from..path.len().saturating_sub(1) {
+            let node = path[i];
+            let child = path[i + 1];
+            let kind = node.kind();
+            let line = node.start_position().row as u32 + 1;
+            if early_exits && is_block(kind) {
+                self.early_exits(child, &mut w);
+            }
+            if self.syn.ifs.contains(&kind) || self.syn.ternaries.contains(&kind) {
+                let Some(c) = node.child_by_field_name("condition") else {
+                    continue;
+                };
+                let e = Expr::from_node(c, self.src, self.syn);
+                let consequence = node.child_by_field_name("consequence");
+                if consequence.is_some_and(|n| n.id() == child.id()) {
+                    w.push(e, ConditionKind::If, line, c, py);
+                } else if child.id() != c.id() && child.start_byte() >= c.end_byte() {
+                    // The `else` side (or an `elif`): this condition and every earlier `elif`'s
+                    // are false.
+                    let mut negated = vec![e.clone().not()];
+                    let mut nodes = vec![c];
+                    let mut cur = node.walk();
+                    for alt in node.children_by_field_name("alternative", &mut cur) {
+                        if alt.start_byte() >= child.start_byte() {
+                            break;
+                        }
+                        if let Some(ec) = alt.child_by_field_name("condition") {
+                            negated.push(Expr::from_node(ec, self.src, self.syn).not());
+                            nodes.push(ec);
+                        }
+                    }
+                    let holds = Expr::And(negated).simplify(py);
+                    if let Some(cons) = consequence {
+                        w.other_branch = Some(Branch {
+                            condition: e.simplify(py).render(py),
+                            statements: self.statements(cons),
+                            line,
+                        });
+                    }
+                    w.push(holds, ConditionKind::Else, line, c, py);
+                    w.nodes
+                        .extend(nodes.into_iter().skip(1).map(|n| (n, ConditionKind::Else)));
+                }
+            } else if kind == "elif_clause" {
+                if let (Some(c), Some(cons)) = (
+                    node.child_by_field_name("condition"),
+                    node.child_by_field_name("consequence"),
+                ) {
+                    if cons.id() == child.id() {
+                        let e = Expr::from_node(c, self.src, self.syn);
+                        w.push(e, ConditionKind::If, line, c, py);
+                    }
+                }
+            } else if self.syn.whiles.contains(&kind) {
+                if let (Some(c), Some(body)) = (
+                    node.child_by_field_name("condition"),
+                    node.child_by_field_name("body"),
+                ) {
+                    if body.id() == child.id() {
+                        let e = Expr::from_node(c, self.src, self.syn);
+                        w.push(e, ConditionKind::Loop, line, c, py);
+                    }
+                }
+            } else if self.syn.loops.contains(&kind) {
+                if let Some(body) = node.child_by_field_name("body") {
+                    if body.id() == child.id() {
+                        let head = &self.src[node.start_byte()..body.start_byte()];
+                        w.context.push(Context::Loop {
+                            header: clip(squash(head).trim_end_matches(':').trim().to_owned()),
+                            line,
+                        });
+                    }
+                }
+            } else if self.syn.tries.contains(&kind) {
+                if node
+                    .child_by_field_name("body")
+                    .is_some_and(|b| b.id() == child.id())
+                {
+                    let mut catches = Vec::new();
+                    let mut finally = None;
+                    for c in named(node) {
+                        if self.syn.catches.contains(&c.kind()) {
+                            catches.push(self.clause_head(c));
+                        } else if self.syn.finallies.contains(&c.kind()) {
+                            let body = named(c).into_iter().last().unwrap_or(c);
+                            finally = Some(self.statements(body).join(" "));
+                        }
+                    }
+                    w.context.push(Context::Try {
+                        line,
+                        catches,
+                        finally,
+                    });
+                }
+            } else if self.syn.catches.contains(&kind) {
+                w.context.push(Context::Handler {
+                    clause: self.clause_head(node),
+                    line,
+                });
+            } else if self.syn.cases.contains(&kind) {
+                if let Some((e, n)) = self.case_condition(&path[..i], node, child) {
+                    w.push(e, ConditionKind::Case, line, n, py);
+                }
+            }
+        }
+        w
+    }
+
+    /// Early exits among the statements of a block above `child`: `if (x) return;` means that
+    /// `!x` holds below it.
+    fn early_exits(&self, child: Node<'t>, w: &mut Walk<'t>) {
+        let mut found = Vec::new();
+        let mut sib = child.prev_named_sibling();
+        let mut seen = 0;
+        while let Some(s) = sib {
+            seen += 1;
+            if seen > EARLY_EXIT_REACH {
+                break;
+            }
+            let stmt = if s.kind() == "expression_statement" {
+                named(s).into_iter().next().unwrap_or(s)
+            } else {
+                s
+            };
+            if self.syn.ifs.contains(&stmt.kind())
+                && stmt.child_by_field_name("alternative").is_none()
+            {
+                if let (Some(c), Some(cons)) = (
+                    stmt.child_by_field_name("condition"),
+                    stmt.child_by_field_name("consequence"),
+                ) {
+                    if self.exits(cons) {
+                        found.push((c, stmt.start_position().row as u32 + 1));
+                    }
+                }
+            }
+            sib = s.prev_named_sibling();
+        }
+        for (c, line) in found.into_iter().rev() {
+            let e = Expr::from_node(c, self.src, self.syn).not();
+            w.push(e, ConditionKind::EarlyExit, line, c, self.syn.python);
+        }
+    }
+
+    /// Whether running `node` always leaves the block: a return, throw, raise, continue or
+    /// break, or a block that ends in one.
+    fn exits(&self, node: Node<'_>) -> bool {
+        let kind = node.kind();
+        if self.syn.exits.contains(&kind) {
+            return true;
+        }
+        if kind == "macro_invocation" {
+            let name = node
+                .child_by_field_name("macro")
+                .map(|m| crate::text::text(m, self.src))
+                .unwrap_or_default();
+            return matches!(
+                name,
+                "panic" | "bail" | "unreachable" | "todo" | "unimplemented"
+            );
+        }
+        if kind == "expression_statement" || is_block(kind) || kind == "block" {
+            return named(node).last().is_some_and(|n| self.exits(*n));
+        }
+        false
+    }
+
+    /// The condition of a `case` or `match` arm the site is in, unless it is the default arm.
+    fn case_condition(
+        &self,
+        above: &[Node<'t>],
+        case: Node<'t>,
+        child: Node<'t>,
+    ) -> Option<(Expr, Node<'t>)> {
+        let switch = above
+            .iter()
+            .rev()
+            .find(|n| self.syn.switches.contains(&n.kind()))?;
+        let subject = switch
+            .child_by_field_name("value")
+            .or_else(|| switch.child_by_field_name("subject"))
+            .or_else(|| switch.child_by_field_name("condition"))?;
+        let subject_text = self.text(subject);
+        let subject_text = subject_text
+            .strip_prefix('(')
+            .and_then(|s| s.strip_suffix(')'))
+            .unwrap_or(&subject_text)
+            .to_owned();
+        let value = case
+            .child_by_field_name("value")
+            .or_else(|| case.child_by_field_name("pattern"))
+            .or_else(|| {
+                named(case)
+                    .into_iter()
+                    .find(|n| matches!(n.kind(), "case_pattern" | "switch_label"))
+            })?;
+        if value.id() == child.id() || case.kind() == "type_case" {
+            return None;
+        }
+        let v = self.text(value);
+        let v = v.strip_prefix("case ").unwrap_or(&v).trim().to_owned();
+        if v == "_" || v == "default" || v.is_empty() {
+            return None;
+        }
+        let text = match case.kind() {
+            "match_arm" => {
+                let guard = value.child_by_field_name("condition");
+                let pattern = match guard {
+                    Some(g) => self.src[value.start_byte()..g.start_byte()]
+                        .trim()
+                        .trim_end_matches("if")
+                        .trim()
+                        .to_owned(),
+                    None => v.clone(),
+                };
+                let m = format!("matches!({subject_text}, {pattern})");
+                match guard {
+                    Some(g) => format!("{m} && {}", self.text(g)),
+                    None => m,
+                }
+            }
+            "switch_case" => format!("{subject_text} === {v}"),
+            "case_clause" if !is_identifier(&v.replace('.', "")) && !is_literal(&v) => return None,
+            _ if v.contains(',') => v
+                .split(',')
+                .map(|alt| format!("{subject_text} == {}", alt.trim()))
+                .collect::<Vec<_>>()
+                .join(" || "),
+            _ => format!("{subject_text} == {v}"),
+        };
+        Some((Expr::atom(text, false), value))
+    }
+
+    /// The head of a `catch` or `except` clause: `catch (error)`, `except KeyError as e`.
+    fn clause_head(&self, clause: Node<'_>) -> String {
+        let body = clause
+            .child_by_field_name("body")
+            .or_else(|| named(clause).into_iter().find(|n| n.kind() == "block"));
+        let end = body.map_or(clause.end_byte(), |b| b.start_byte());
+        clip(
+            squash(&self.src[clause.start_byte()..end])
+                .trim_end_matches(':')
+                .trim()
+                .to_owned(),
+        )
+    }
+
+    /// The first statements of a block (or the one statement that is not a block).
+    fn statements(&self, node: Node<'_>) -> Vec<String> {
+        let inner = if node.kind() == "else_clause" {
+            named(node).into_iter().next().unwrap_or(node)
+        } else {
+            node
+        };
+        let stmts = if is_block(inner.kind()) || inner.kind() == "block" {
+            named(inner)
+        } else {
+            vec![inner]
+        };
+        stmts.into_iter().take(3).map(|s| self.text(s)).collect()
+    }
+
+    /// The names a condition reads: plain names and field paths, and the receivers of the
+    /// methods it calls (`unconfirmedCleanup` of `unconfirmedCleanup.has(scope)`).
+    fn names(&self, node: Node<'_>, out: &mut Vec<String>) {
+        let kind = node.kind();
+        if self.syn.calls.contains(&kind) {
+            let callee = node
+                .child_by_field_name("function")
+                .or_else(|| node.child_by_field_name("object"));
+            if let Some(callee) = callee {
+                if node.kind() == "method_invocation" {
+                    if self.is_chain(callee) {
+                        self.push_name(callee, out);
+                    }
+                } else if let Some(obj) = member_object(callee) {
+                    if self.is_chain(obj) {
+                        self.push_name(obj, out);
+                    }
+                }
+            }
+            if let Some(args) = node.child_by_field_name("arguments") {
+                self.names(args, out);
+            }
+            return;
+        }
+        if self.syn.members.contains(&kind) || self.syn.identifiers.contains(&kind) {
+            if self.is_chain(node) {
+                self.push_name(node, out);
+                return;
+            }
+        }
+        for c in named(node) {
+            self.names(c, out);
+        }
+    }
+
+    fn push_name(&self, node: Node<'_>, out: &mut Vec<String>) {
+        let text = self.text(node);
+        if self.syn.constants.contains(&text.as_str()) || out.contains(&text) {
+            return;
+        }
+        out.push(text);
+    }
+
+    /// Whether `node` is a name or a path of fields (`a`, `this.x`, `self.a.b`).
+    fn is_chain(&self, node: Node<'_>) -> bool {
+        let kind = node.kind();
+        if self.syn.identifiers.contains(&kind) || kind == "self" {
+            return true;
+        }
+        if matches!(
+            kind,
+            "member_expression"
+                | "attribute"
+                | "selector_expression"
+                | "field_expression"
+                | "field_access"
+        ) {
+            return member_object(node).is_some_and(|o| self.is_chain(o));
+        }
+        false
+    }
+
+    /// The value the local `name` was last given above `line` in `scope`.
+    fn local_value(&self, scope: Node<'_>, name: &str, line: u32) -> Option<String> {
+        let mut best: Option<(u32, String)> = None;
+        let mut stack = vec![scope];
+        while let Some(n) = stack.pop() {
+            let row = n.start_position().row as u32 + 1;
+            if row > line {
+                continue;
+            }
+            if self.syn.locals.contains(&n.kind()) {
+                if let Some(v) = self.declared_value(n, name) {
+                    if best.as_ref().is_none_or(|(l, _)| row >= *l) {
+                        best = Some((row, v));
+                    }
+                }
+            }
+            let mut c = n.walk();
+            stack.extend(n.named_children(&mut c));
+        }
+        best.map(|(_, v)| v)
+    }
+
+    fn declared_value(&self, decl: Node<'_>, name: &str) -> Option<String> {
+        let target = decl
+            .child_by_field_name("name")
+            .or_else(|| decl.child_by_field_name("left"))
+            .or_else(|| decl.child_by_field_name("pattern"))?;
+        let t = self.text(target);
+        let t = t.trim_start_matches("mut ");
+        let hit = t == name || t.split(',').any(|p| p.trim() == name);
+        if !hit {
+            return None;
+        }
+        let value = decl
+            .child_by_field_name("value")
+            .or_else(|| decl.child_by_field_name("right"))?;
+        Some(self.text(value))
+    }
+
+    /// Where the file writes `name`, with the conditions of each write.
+    fn writes_of(&self, name: &str, rules: &dyn Rules, cx: &Cx<'_>) -> Vec<Write> {
+        let all = self.writes.get_or_init(|| self.all_writes());
+        all.iter()
+            .filter(|w| w.target == name)
+            .take(MAX_WRITES)
+            .map(|w| {
+                let path = path_to(self.root, w.node);
+                let fidx = (0..path.len().saturating_sub(1))
+                    .rev()
+                    .find(|&i| rules.is_function(path[i].kind()));
+                let walk = self.walk(&path, fidx.map_or(0, |f| f + 1), false);
+                Write {
+                    text: self.text(w.node),
+                    effect: w.effect,
+                    line: w.node.start_position().row as u32 + 1,
+                    function: fidx.and_then(|f| rules.function_name(&path[..=f + 1], cx)),
+                    conditions: walk.conditions.into_iter().map(|c| c.expr).collect(),
+                }
+            })
+            .collect()
+    }
+
+    /// Every write of the file: mutating method calls and assignments.
+    fn all_writes(&self) -> Vec<WriteSite<'t>> {
+        let mut out = Vec::new();
+        let mut cursor = self.root.walk();
+        loop {
+            let node = cursor.node();
+            let kind = node.kind();
+            if self.syn.calls.contains(&kind) {
+                if let Some((target, effect)) = self.mutation(node) {
+                    out.push(WriteSite {
+                        target,
+                        effect,
+                        node: statement(node),
+                    });
+                }
+            } else if self.syn.assignments.contains(&kind) {
+                if let Some(left) = node.child_by_field_name("left") {
+                    let target = self.text(left);
+                    if !target.contains(',') {
+                        out.push(WriteSite {
+                            target,
+                            effect: Effect::Assign,
+                            node: statement(node),
+                        });
+                    }
+                }
+            }
+            if cursor.goto_first_child() {
+                continue;
+            }
+            loop {
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() {
+                    return out;
+                }
+            }
+        }
+    }
+
+    /// `x.add(…)` and the like: the receiver and what the method does to it.
+    fn mutation(&self, call: Node<'_>) -> Option<(String, Effect)> {
+        let (object, method) = if call.kind() == "method_invocation" {
+            (
+                call.child_by_field_name("object")?,
+                call.child_by_field_name("name")?,
+            )
+        } else {
+            let callee = call.child_by_field_name("function")?;
+            let object = member_object(callee)?;
+            let method = callee
+                .child_by_field_name("property")
+                .or_else(|| callee.child_by_field_name("attribute"))
+                .or_else(|| callee.child_by_field_name("field"))
+                .or_else(|| callee.child_by_field_name("name"))?;
+            (object, method)
+        };
+        let m = crate::text::text(method, self.src);
+        let effect = MUTATORS.iter().find(|(name, _)| *name == m)?.1;
+        self.is_chain(object).then(|| (self.text(object), effect))
+    }
+}
+
+/// What a walk down a path found.
+#[derive(Default)]
+struct Walk<'t> {
+    conditions: Vec<Condition>,
+    context: Vec<Context>,
+    other_branch: Option<Branch>,
+    /// The condition nodes, to read names from, and why each holds.
+    nodes: Vec<(Node<'t>, ConditionKind)>,
+}
+
+impl<'t> Walk<'t> {
+    fn push(&mut self, e: Expr, kind: ConditionKind, line: u32, node: Node<'t>, py: bool) {
+        let e = e.simplify(py);
+        let conjuncts = e.conjuncts().iter().map(|c| c.render(py)).collect();
+        self.conditions.push(Condition {
+            expr: e.render(py),
+            conjuncts,
+            kind,
+            line,
+        });
+        self.nodes.push((node, kind));
+    }
+}
+
+/// The statement an expression belongs to, when it is an expression statement.
+fn statement(node: Node<'_>) -> Node<'_> {
+    match node.parent() {
+        Some(p) if p.kind() == "expression_statement" => p,
+        _ => node,
+    }
+}
+
+/// The object of a field access: `a` of `a.b`.
+fn member_object(node: Node<'_>) -> Option<Node<'_>> {
+    node.child_by_field_name("object")
+        .or_else(|| node.child_by_field_name("operand"))
+        .or_else(|| node.child_by_field_name("value"))
+}
+
+fn first_of_kind<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
+    named(node).into_iter().find(|n| n.kind() == kind)
+}
+
+fn named(node: Node<'_>) -> Vec<Node<'_>> {
+    let mut c = node.walk();
+    node.named_children(&mut c)
+        .filter(|n| !n.kind().contains("comment"))
+        .collect()
+}
+
+fn is_block(kind: &str) -> bool {
+    matches!(
+        kind,
+        "statement_block"
+            | "block"
+            | "program"
+            | "module"
+            | "source_file"
+            | "constructor_body"
+            | "switch_case"
+            | "switch_default"
+            | "switch_block_statement_group"
+            | "expression_case"
+            | "default_case"
+            | "case_clause"
+    )
+}
+
+/// The first name of a path: `config` of `config.reuseLease`, `self` of `self.x`.
+fn root_of(name: &str) -> &str {
+    name.split(['.', '[']).next().unwrap_or(name)
+}
+
+/// Whether a name is a field of `this` or `self`: state of the object.
+fn is_field(name: &str) -> bool {
+    matches!(root_of(name), "this" | "self") && name.contains('.')
+}
+
+/// The name as a configuration field, when its object is named like configuration
+/// (`config.reuseLease`, `self.options.strict`).
+fn config_field(name: &str) -> Option<&str> {
+    let mut parts = name.split('.');
+    let mut first = parts.next()?;
+    if matches!(first, "this" | "self") {
+        first = parts.next()?;
+    }
+    let f = first.trim_start_matches('_').to_ascii_lowercase();
+    let is_config = matches!(
+        f.as_str(),
+        "config" | "cfg" | "conf" | "settings" | "options" | "opts" | "configuration"
+    ) || f.ends_with("config")
+        || f.ends_with("settings")
+        || f.ends_with("options");
+    (is_config && parts.next().is_some()).then_some(name)
+}
+
+fn push_config(out: &mut Vec<ConfigRead>, text: String, key: Option<String>, source: ConfigSource) {
+    if !out.iter().any(|c| c.text == text) {
+        out.push(ConfigRead { text, key, source });
+    }
+}
+
+/// Reads of environment variables in a piece of source text, in any of the languages.
+fn env_reads(text: &str, out: &mut Vec<ConfigRead>) {
+    const CALLS: &[&str] = &[
+        "os.environ.get(",
+        "os.environ[",
+        "os.getenv(",
+        "os.Getenv(",
+        "os.LookupEnv(",
+        "env::var(",
+        "env::var_os(",
+        "System.getenv(",
+        "System.getProperty(",
+        "process.env[",
+    ];
+    for call in CALLS {
+        let mut rest = text;
+        while let Some(at) = rest.find(call) {
+            let after = &rest[at + call.len()..];
+            let key = quoted_prefix(after.trim_start());
+            let end = after.find([')', ']']).map_or(after.len(), |e| e + 1);
+            let read = format!("{call}{}", &after[..end]);
+            push_config(out, read, key, ConfigSource::Environment);
+            rest = &after[end..];
+        }
+    }
+    let mut rest = text;
+    while let Some(at) = rest.find("process.env.") {
+        let after = &rest[at + "process.env.".len()..];
+        let key: String = after
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if !key.is_empty() {
+            push_config(
+                out,
+                format!("process.env.{key}"),
+                Some(key.clone()),
+                ConfigSource::Environment,
+            );
+        }
+        rest = &after[key.len()..];
+    }
+}
+
+/// The body of a string literal at the start of `s`.
+fn quoted_prefix(s: &str) -> Option<String> {
+    let q = s.chars().next().filter(|c| matches!(c, '"' | '\'' | '`'))?;
+    let body = &s[1..];
+    let end = body.find(q)?;
+    Some(body[..end].to_owned())
+}
+
+fn is_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+}
+
+fn is_literal(s: &str) -> bool {
+    s.starts_with(['"', '\'']) || s.parse::<f64>().is_ok()
+}
+
+fn squash(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn clip(mut s: String) -> String {
+    if s.len() > MAX_TEXT {
+        let mut end = MAX_TEXT;
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
+        s.truncate(end);
+        s.push_str(" …");
+    }
+    s
+}
