@@ -4,6 +4,7 @@
 
 mod commands;
 mod db;
+mod link;
 
 use std::process::ExitCode;
 

@@ -480,10 +480,11 @@ fn binds(toks: &[Tok<'_>], k: usize, nested: bool) -> bool {
     };
     let next = toks.get(k + 1).copied();
     let prev = k.checked_sub(1).map(|p| toks[p]);
-    !MODIFIERS.contains(&name)
-        && !matches!(next, Some(Tok::Punct("(" | "::" | "{" | "!" | "." | "?.")))
-        && !(nested && next == Some(Tok::Punct(":")))
-        && !matches!(prev, Some(Tok::Punct("::" | "." | "?.")))
+    let modifier = MODIFIERS.contains(&name);
+    let called_or_path = matches!(next, Some(Tok::Punct("(" | "::" | "{" | "!" | "." | "?.")));
+    let field_key = nested && next == Some(Tok::Punct(":"));
+    let member = matches!(prev, Some(Tok::Punct("::" | "." | "?.")));
+    !(modifier || called_or_path || field_key || member)
 }
 
 /// The names bound by a pattern: every identifier of a destructuring, or the first plain
@@ -644,18 +645,22 @@ fn for_targets<'a>(toks: &[Tok<'a>], j: usize, out: &mut HashSet<&'a str>) {
 /// Before `:=` (Go) or Python's `=`: `a, err :=`, `x =`, but not `obj.x =`.
 fn assigned<'a>(toks: &[Tok<'a>], at: usize, out: &mut HashSet<&'a str>) {
     let mut k = at;
+    let mut last = true;
     while let Some(name) = k.checked_sub(1).and_then(|p| toks[p].ident()) {
         k -= 1;
         match k.checked_sub(1).map(|p| toks[p]) {
             Some(Tok::Punct("." | "?.")) => break,
-            Some(Tok::Punct(":")) => {
-                // Python's `x: int = 1` declares `x`, not `int`.
+            Some(Tok::Punct(":")) if last => {
+                // Python's `x: int = 1` declares `x`, `else: x = 1` declares `x`; without the
+                // line breaks the two read alike, so both names count.
+                out.insert(name);
                 out.extend(k.checked_sub(2).and_then(|p| toks[p].ident()));
                 break;
             }
             _ => {}
         }
         out.insert(name);
+        last = false;
         if k < 2 || toks[k - 1] != Tok::Punct(",") {
             break;
         }
@@ -871,7 +876,8 @@ mod tests {
                 "def f(self, a, *args, b: int = 1):\n  try:\n    x, y = g(a)\n  except E as e:\n    self.z = 1\n  for k, v in d.items(): pass\n  h = lambda q: q",
                 "py"
             ),
-            ["a", "args", "b", "e", "f", "h", "k", "q", "self", "v", "x", "y"]
+            // `b: int = 1` reads like `else: b = 1`, so `int` counts too.
+            ["a", "args", "b", "e", "f", "h", "int", "k", "q", "self", "v", "x", "y"]
         );
     }
 
@@ -909,6 +915,74 @@ mod tests {
                 "java"
             ),
             ["a", "e", "isX", "t", "xs"]
+        );
+    }
+
+    /// Fields whose code is `code` (all four code fields) and whose prose is `prose`.
+    fn answer(code: &str, prose: &str) -> Fields {
+        Fields {
+            documentation: prose.into(),
+            trigger_scenarios: "t".into(),
+            common_situations: "c".into(),
+            solutions: vec!["s".into()],
+            example_fix: code.into(),
+            handling_strategy: errata_model::HandlingStrategy::FixInput,
+            validation_code: code.into(),
+            type_guard: code.into(),
+            try_catch_pattern: code.into(),
+            prevention_tips: vec!["p".into()],
+            tags: vec!["t".into()],
+            background_tag: errata_model::BackgroundTag::InvalidInput,
+        }
+    }
+
+    #[test]
+    fn a_python_answer_is_held_to_the_source() {
+        let source = "def load(path):\n    if not os.path.exists(path):\n        raise ConfigError(f\"missing {path}\")\n";
+        let code = "import os\n\ndef is_missing_config(exc: Exception) -> bool:\n    return isinstance(exc, ConfigError) and 'missing' in str(exc)\n\ntry:\n    cfg = load(path)\nexcept ConfigError as err:\n    logger.warning('no config: %s', err)\n    cfg = load_defaults()  # invented\n";
+        let prose =
+            "Raised by `load` when `os.path.exists(path)` is false; see `Settings.reload()`.";
+        assert_eq!(
+            unknown_identifiers(&answer(code, prose), "py", source, ""),
+            ["Settings", "load_defaults", "reload"]
+        );
+    }
+
+    #[test]
+    fn a_go_answer_is_held_to_the_source() {
+        let source = "func (s *Store) Get(id string) (*Item, error) {\n\tif id == \"\" {\n\t\treturn nil, ErrEmptyID\n\t}\n";
+        let code = "item, err := s.Get(id)\nif errors.Is(err, ErrEmptyID) {\n\treturn fmt.Errorf(\"get: %w\", err)\n}\nfunc isEmptyID(err error) bool { return errors.Is(err, ErrEmptyID) }\n_ = item; s.Retry(ctx)";
+        assert_eq!(
+            unknown_identifiers(&answer(code, ""), "go", source, ""),
+            ["Retry", "ctx"]
+        );
+    }
+
+    #[test]
+    fn a_rust_answer_is_held_to_the_source() {
+        let source = "pub fn open(path: &Path) -> Result<Db, OpenError> {\n    let file = File::open(path).map_err(OpenError::Io)?;\n";
+        let code = "match open(path) {\n    Ok(db) => db,\n    Err(OpenError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => Db::create(path)?,\n    Err(e) => return Err(e.into()),\n}\nfn is_io(e: &OpenError) -> bool { matches!(e, OpenError::Io(_)) }";
+        assert_eq!(
+            unknown_identifiers(
+                &answer(code, "Returned by `open` when `File::open` fails."),
+                "rs",
+                source,
+                ""
+            ),
+            ["NotFound", "create"]
+        );
+        // The facts may name what the source window does not.
+        let facts = r#"{"callers": ["Db::create"], "variants": ["NotFound"]}"#;
+        assert!(unknown_identifiers(&answer(code, ""), "rs", source, facts).is_empty());
+    }
+
+    #[test]
+    fn a_java_answer_is_held_to_the_source() {
+        let source = "public Order place(Cart cart) {\n  if (cart.isEmpty()) throw new EmptyCartException(\"cart is empty\");\n";
+        let code = "public static boolean isEmptyCart(Throwable t) { return t instanceof EmptyCartException; }\ntry {\n  Order order = service.place(cart);\n} catch (EmptyCartException e) {\n  log.warn(\"empty cart\", e);\n  cart.addDefaultItem();\n}";
+        assert_eq!(
+            unknown_identifiers(&answer(code, ""), "java", source, ""),
+            ["addDefaultItem", "service"]
         );
     }
 }

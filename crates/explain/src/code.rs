@@ -8,6 +8,11 @@ use errata_model::{ErrorType, HandlingStrategy};
 use crate::prose::{subject, Subject};
 use crate::Site;
 
+/// The enclosing function, when it has a name to call it by.
+fn named_function<'a>(site: &Site<'a>) -> Option<&'a crate::Function> {
+    site.facts.function.as_ref().filter(|f| !f.name.is_empty())
+}
+
 fn comment(lang: Lang) -> &'static str {
     match lang {
         Lang::Python => "#",
@@ -44,6 +49,13 @@ pub(crate) fn stable_fragment(message: &str) -> String {
     best.chars().take(80).collect::<String>()
 }
 
+/// The fragment on one line, to put in a comment.
+pub(crate) fn fragment_line(message: &str) -> String {
+    stable_fragment(message)
+        .replace('\r', "")
+        .replace('\n', "\\n")
+}
+
 fn quoted(s: &str) -> String {
     let mut out = String::from("\"");
     for c in s.chars() {
@@ -61,7 +73,7 @@ fn quoted(s: &str) -> String {
 /// A call of the site's function with its own parameter names as arguments, `set` replacing
 /// the argument of one parameter: `await release(params, true)`.
 fn call(site: &Site<'_>, set: Option<(&str, &str)>) -> String {
-    let Some(f) = &site.facts.function else {
+    let Some(f) = named_function(site) else {
         return String::new();
     };
     let sig = f.signature.as_str();
@@ -180,8 +192,8 @@ fn deciding_bool(site: &Site<'_>) -> Option<(String, bool)> {
 pub(crate) fn example_fix(site: &Site<'_>) -> String {
     let c = comment(site.lang);
     let s = semi(site.lang);
-    let fragment = stable_fragment(site.message);
-    if site.facts.function.is_none() {
+    let fragment = fragment_line(site.message);
+    if named_function(site).is_none() {
         return format!(
             "{c} before: {} raises \"{fragment}\" when it is loaded or run\n{c} after: meet the conditions above line {} before it runs",
             site.file_path, site.line
@@ -200,7 +212,7 @@ pub(crate) fn example_fix(site: &Site<'_>) -> String {
     match conjunction(site) {
         Some(cond) => format!(
             "{c} before: the call is made while the guard holds, and raises \"{fragment}\"\n{the_call}\n{c} after: the call is made only when it does not\n{}",
-            if_block(site.lang, &negation(site.lang, &cond), &[the_call.clone()])
+            if_block(site.lang, &negation(site.lang, &cond), std::slice::from_ref(&the_call))
         ),
         None => format!(
             "{c} before: every call that gets to line {} raises \"{fragment}\"\n{the_call}\n{c} after: the error is caught where the call is made\n{}",
@@ -212,17 +224,14 @@ pub(crate) fn example_fix(site: &Site<'_>) -> String {
 
 pub(crate) fn validation_code(site: &Site<'_>) -> String {
     let c = comment(site.lang);
-    let fname = site
-        .facts
-        .function
-        .as_ref()
+    let fname = named_function(site)
         .map(|f| format!("{}()", f.name))
         .unwrap_or_else(|| site.file_path.to_owned());
     match conjunction(site) {
         Some(cond) => {
             let mut body = vec![format!(
                 "{c} {fname} would raise \"{}\" here",
-                stable_fragment(site.message)
+                fragment_line(site.message)
             )];
             if let Some(b) = &site.facts.other_branch {
                 body.push(format!(
@@ -247,15 +256,14 @@ pub(crate) fn validation_code(site: &Site<'_>) -> String {
                 // Nothing guards the raise itself: the last check it passed is what to test.
                 Some(check) => format!(
                     "{c} {fname} raises \"{}\" whenever this check passes\n{}",
-                    stable_fragment(site.message),
+                    fragment_line(site.message),
                     if_block(site.lang, check, &[format!("{c} do not call {fname} in this state")])
                 ),
                 None => format!(
-                    "{c} No condition guards line {} of {}: every call of {fname} that gets there raises \"{}\".\n{c} Validate by catching it instead:\n{}",
+                    "{c} No condition guards line {} of {}: every call of {fname} that gets there raises \"{}\".\n{c} Nothing can be checked before the call; call it only where this error is handled.",
                     site.line,
                     site.file_path,
-                    stable_fragment(site.message),
-                    type_guard(site)
+                    fragment_line(site.message),
                 ),
             }
         }
@@ -298,14 +306,25 @@ pub(crate) fn type_guard(site: &Site<'_>) -> String {
 
 pub(crate) fn try_catch(site: &Site<'_>, strategy: HandlingStrategy) -> String {
     let s = semi(site.lang);
-    let the_call = match &site.facts.function {
+    let the_call = match named_function(site) {
         Some(_) => call(site, None),
-        None => "run()".to_owned(),
+        None => String::new(),
     };
+    if the_call.is_empty() {
+        // No function to call: the pattern is the test of a caught error.
+        let c = comment(site.lang);
+        return match site.lang {
+            Lang::Python => format!("try:\n    ...  # code that reaches {}:{}\nexcept {} as e:\n    if not is_this_error(e):\n        raise\n    # {}", site.file_path, site.line, site.class.unwrap_or("Exception"), strategy.as_str()),
+            Lang::Go => format!("if err != nil {{\n\tif isThisError(err) {{\n\t\t{c} {}\n\t}} else {{\n\t\treturn err\n\t}}\n}}", strategy.as_str()),
+            Lang::Rust => format!("if let Err(e) = &result {{\n    if is_this_error(e) {{\n        {c} {}\n    }}\n}}", strategy.as_str()),
+            Lang::Java => format!("try {{\n    {c} code that reaches {}:{}\n}} catch ({} e) {{\n    if (!isThisError(e)) throw e;\n    {c} {}\n}}", site.file_path, site.line, site.class.unwrap_or("Exception"), strategy.as_str()),
+            Lang::TypeScript | Lang::JavaScript => format!("try {{\n  {c} code that reaches {}:{}\n}} catch (e) {{\n  if (!isThisError(e)) throw e;\n  {c} {}\n}}", site.file_path, site.line, strategy.as_str()),
+        };
+    }
     let c = comment(site.lang);
     // The fallback that avoids the guard, when a boolean parameter decides it.
     let action = match deciding_bool(site) {
-        Some((name, avoid)) if site.facts.function.is_some() => {
+        Some((name, avoid)) if named_function(site).is_some() => {
             format!(
                 "{}{s}",
                 call(site, Some((&name, bool_literal(site.lang, avoid))))

@@ -83,19 +83,102 @@ pub struct Explanation {
 pub fn explain(site: &Site<'_>) -> Explanation {
     let background = classify::background_tag(site);
     let strategy = classify::handling_strategy(site, background);
+    let fence = |s: String| prose::fence_backticks(s, site.facts);
     Explanation {
-        documentation: prose::documentation(site),
-        trigger_scenarios: prose::trigger_scenarios(site),
-        common_situations: prose::common_situations(site, background),
-        solutions: prose::solutions(site, strategy),
+        documentation: fence(prose::documentation(site)),
+        trigger_scenarios: fence(prose::trigger_scenarios(site)),
+        common_situations: fence(prose::common_situations(site, background)),
+        solutions: prose::solutions(site, strategy)
+            .into_iter()
+            .map(fence)
+            .collect(),
         example_fix: code::example_fix(site),
         handling_strategy: strategy,
         validation_code: code::validation_code(site),
         type_guard: code::type_guard(site),
         try_catch_pattern: code::try_catch(site, strategy),
-        prevention_tips: prose::prevention_tips(site),
+        prevention_tips: prose::prevention_tips(site)
+            .into_iter()
+            .map(fence)
+            .collect(),
         tags: tags(site, background),
         background_tag: background,
+    }
+}
+
+/// Writes the explanation of a stored record again from its facts (once the callers and
+/// handlers of the whole repository are known).
+pub fn explain_record(record: &errata_model::Record, facts: &Facts) -> Option<Explanation> {
+    let lang = Lang::from_path(std::path::Path::new(&record.file_path))?;
+    Some(explain(&Site {
+        lang,
+        error_type: record.error_type,
+        class: record.error_class.as_deref(),
+        message: &record.error_message,
+        file_path: &record.file_path,
+        line: record.line_number,
+        status: record.http_status,
+        code: record.error_code.as_deref(),
+        facts,
+    }))
+}
+
+/// The names of the explanation fields, as the schema spells them.
+pub const FIELDS: [&str; 12] = [
+    "documentation",
+    "triggerScenarios",
+    "commonSituations",
+    "solutions",
+    "exampleFix",
+    "handlingStrategy",
+    "validationCode",
+    "typeGuard",
+    "tryCatchPattern",
+    "preventionTips",
+    "tags",
+    "backgroundTag",
+];
+
+impl Explanation {
+    /// Writes the fields named in `only` (all of them when `None`) into `record`.
+    pub fn apply(self, record: &mut errata_model::Record, only: Option<&[&str]>) {
+        let want = |f: &str| only.is_none_or(|o| o.contains(&f));
+        if want("documentation") {
+            record.documentation = self.documentation;
+        }
+        if want("triggerScenarios") {
+            record.trigger_scenarios = self.trigger_scenarios;
+        }
+        if want("commonSituations") {
+            record.common_situations = self.common_situations;
+        }
+        if want("solutions") {
+            record.solutions = self.solutions;
+        }
+        if want("exampleFix") {
+            record.example_fix = self.example_fix;
+        }
+        if want("handlingStrategy") {
+            record.handling_strategy = self.handling_strategy;
+        }
+        if want("validationCode") {
+            record.validation_code = self.validation_code;
+        }
+        if want("typeGuard") {
+            record.type_guard = self.type_guard;
+        }
+        if want("tryCatchPattern") {
+            record.try_catch_pattern = self.try_catch_pattern;
+        }
+        if want("preventionTips") {
+            record.prevention_tips = self.prevention_tips;
+        }
+        if want("tags") {
+            record.tags = self.tags;
+        }
+        if want("backgroundTag") {
+            record.background_tag = self.background_tag;
+        }
     }
 }
 
@@ -165,6 +248,7 @@ fn tag_of(s: String) -> String {
 /// level.
 fn function_ref(site: &Site<'_>) -> String {
     match &site.facts.function {
+        Some(f) if f.name.is_empty() => format!("the anonymous function at line {}", f.line),
         Some(f) => format!("`{}()`", f.name),
         None => format!("the top level of {}", site.file_path),
     }

@@ -95,6 +95,46 @@ fn ticked(s: &str) -> String {
     format!("`{s}`")
 }
 
+/// Code that holds a backtick itself (a template literal, a raw string) goes between double
+/// backticks, as Markdown has it: the sentences quote every piece of code with single ones.
+pub(crate) fn fence_backticks(text: String, facts: &crate::Facts) -> String {
+    let mut codes: Vec<&str> = Vec::new();
+    for c in &facts.conditions {
+        codes.push(&c.expr);
+        codes.extend(c.conjuncts.iter().map(String::as_str));
+    }
+    if let Some(b) = &facts.other_branch {
+        codes.push(&b.condition);
+        codes.extend(b.statements.iter().map(String::as_str));
+    }
+    for s in &facts.state {
+        codes.push(&s.name);
+        codes.extend(s.value.as_deref());
+        for w in &s.writes {
+            codes.push(w.text.trim_end_matches(';'));
+            codes.extend(w.conditions.iter().map(String::as_str));
+        }
+    }
+    codes.extend(facts.config.iter().map(|c| c.text.as_str()));
+    codes.extend(
+        facts
+            .callers
+            .iter()
+            .chain(&facts.handlers)
+            .map(|r| r.text.as_str()),
+    );
+    if let Some(f) = &facts.function {
+        codes.push(&f.signature);
+    }
+    codes.retain(|c| c.contains('`'));
+    codes.sort_by_key(|c| std::cmp::Reverse(c.len()));
+    let mut text = text;
+    for c in codes {
+        text = text.replace(&format!("`{c}`"), &format!("`` {c} ``"));
+    }
+    text
+}
+
 fn what(site: &Site<'_>) -> String {
     let class = site.class.map(ticked).unwrap_or_else(|| {
         match site.lang {
@@ -118,7 +158,7 @@ fn what(site: &Site<'_>) -> String {
 
 /// Where a write is, and when it runs: `` `x.delete(k)` (in `f()`, line 9, when `a`) ``.
 fn write_phrase(w: &Write) -> String {
-    let mut s = format!("`{}` (", w.text.trim_end_matches(';'));
+    let mut s = format!("{} (", ticked(w.text.trim_end_matches(';')));
     if let Some(f) = &w.function {
         s.push_str(&format!("in `{f}()`, "));
     }
@@ -145,8 +185,10 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
                 .map(|o| format!(", a method of `{o}`"))
                 .unwrap_or_default();
             format!(
-                "in `{}()`{owner} ({}:{})",
-                f.name, site.file_path, site.line
+                "in {}{owner} ({}:{})",
+                function_ref(site),
+                site.file_path,
+                site.line
             )
         }
         None => format!("at the top level of {}:{}", site.file_path, site.line),
@@ -154,7 +196,7 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
     let mut doc = format!(
         "{} {place} with the message \"{}\".",
         what(site),
-        site.message
+        site.message.replace('`', "\\`")
     );
     let guards = guard_exprs(site);
     if guards.is_empty() {
@@ -295,13 +337,14 @@ pub(crate) fn trigger_scenarios(site: &Site<'_>) -> String {
             } else {
                 String::new()
             };
+            let _ = f;
             format!(
-                "`{}()` is called from {}{more}. A call",
-                f.name,
+                "{} is called from {}{more}. A call",
+                function_ref(site),
                 and_list(&callers)
             )
         }
-        Some(f) => format!("A call to `{}()` (`{}`)", f.name, f.signature),
+        Some(f) => format!("A call to {} (`{}`)", function_ref(site), f.signature),
         None => format!("Loading or running {}", site.file_path),
     };
     let guards = guard_exprs(site);
@@ -519,7 +562,7 @@ pub(crate) fn prevention_tips(site: &Site<'_>) -> Vec<String> {
     }
     out.push(format!(
         "Alert on the message \"{}\"{} in logs to see how often it happens.",
-        code::stable_fragment(site.message),
+        code::fragment_line(site.message).replace('`', "\\`"),
         site.class
             .map(|c| format!(" or the class `{c}`"))
             .unwrap_or_default()

@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 
+use errata_explain::Facts;
 use errata_lang::Lang;
 use errata_model::{record_id, slug, Record, SCHEMA_VERSION};
 
@@ -23,7 +24,7 @@ pub fn build_records(
     src: &str,
     sites: Vec<Site>,
     analyzed_at: &str,
-) -> Vec<Record> {
+) -> Vec<(Record, Facts)> {
     if sites.is_empty() {
         return Vec::new();
     }
@@ -65,7 +66,7 @@ pub fn build_records(
                 code: site.code.as_deref(),
                 facts: &site.facts,
             });
-            Record {
+            let record = Record {
                 id,
                 repo: prov.repo.clone(),
                 slug: slug(&message),
@@ -98,7 +99,8 @@ pub fn build_records(
                 analyzed_at: analyzed_at.to_owned(),
                 content_changed_at: analyzed_at.to_owned(),
                 schema_version: SCHEMA_VERSION,
-            }
+            };
+            (record, site.facts)
         })
         .collect()
 }

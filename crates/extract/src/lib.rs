@@ -34,6 +34,7 @@ mod text;
 mod walk;
 
 pub use build::build_records;
+pub use facts::find_refs;
 pub use provenance::Provenance;
 pub use rules::{find_sites, find_sites_by_walk, Site};
 pub use walk::{index, is_test_path, Event, FileIndexed, Options, Skip, WalkSummary};

@@ -21,6 +21,37 @@ pub(crate) fn compact(node: Node<'_>, src: &str) -> String {
     out
 }
 
+/// The text of `node` on one line, without its comments: a comment inside a condition or a
+/// statement would read as code once the lines are joined.
+pub(crate) fn compact_code(node: Node<'_>, src: &str) -> String {
+    let text = text(node, src);
+    if !(text.contains("//") || text.contains("/*") || text.contains('#')) {
+        return compact(node, src);
+    }
+    let mut kept = String::with_capacity(text.len());
+    let mut at = node.start_byte();
+    let mut cursor = node.walk();
+    let mut stack = vec![node];
+    let mut comments: Vec<(usize, usize)> = Vec::new();
+    while let Some(n) = stack.pop() {
+        if n.kind().contains("comment") {
+            comments.push((n.start_byte(), n.end_byte()));
+            continue;
+        }
+        stack.extend(n.children(&mut cursor));
+    }
+    comments.sort_unstable();
+    for (start, end) in comments {
+        if start >= at {
+            kept.push_str(&src[at..start]);
+            kept.push(' ');
+            at = end;
+        }
+    }
+    kept.push_str(&src[at..node.end_byte()]);
+    kept.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// Resolves the escapes of a C-family string body (JS, Java, Go, Rust, Python): `\n`, `\t`,
 /// `\xHH`, `\uHHHH`, `\u{H..}`, `\UHHHHHHHH`, octal, and line continuations. An unknown escape
 /// keeps its character.

@@ -86,6 +86,10 @@ pub struct FileIndexed {
     pub hash: String,
     /// The records of the file; `None` when its hash is the one already known (not parsed).
     pub records: Option<Vec<Record>>,
+    /// The facts of each record, in the same order.
+    pub facts: Vec<errata_explain::Facts>,
+    /// The calls, definitions and handlers of the file (empty when it was not parsed).
+    pub refs: Vec<errata_model::Ref>,
     /// Whether the parse had syntax errors (the records come from the partial tree).
     pub parse_errors: bool,
 }
@@ -319,19 +323,14 @@ fn read_one(
             bytes: size,
             hash,
             records: None,
+            facts: Vec::new(),
+            refs: Vec::new(),
             parse_errors: false,
         });
     }
-    if !crate::rules::may_have_sites(lang, &bytes) {
-        return Event::File(FileIndexed {
-            path: rel,
-            lang,
-            bytes: size,
-            hash,
-            records: Some(Vec::new()),
-            parse_errors: false,
-        });
-    }
+    // A file without a trigger word has no error site, but its calls and handlers still link
+    // the records of other files to their callers.
+    let may_have_sites = crate::rules::may_have_sites(lang, &bytes);
     let is_tsx = p.extension().is_some_and(|e| e == "tsx");
     let parser = parsers.entry((lang, is_tsx)).or_insert_with(|| {
         let mut parser = tree_sitter::Parser::new();
@@ -345,14 +344,23 @@ fn read_one(
         return skip(Skip::ParseFailed, None);
     };
     let parse_errors = tree.root_node().has_error();
-    let sites = find_sites(lang, &tree, src, options.include_tests || options.all);
-    let records = build_records(prov, lang, &rel, src, sites, analyzed_at);
+    let sites = if may_have_sites {
+        find_sites(lang, &tree, src, options.include_tests || options.all)
+    } else {
+        Vec::new()
+    };
+    let refs = crate::find_refs(lang, &tree, src);
+    let (records, facts) = build_records(prov, lang, &rel, src, sites, analyzed_at)
+        .into_iter()
+        .unzip();
     Event::File(FileIndexed {
         path: rel,
         lang,
         bytes: size,
         hash,
         records: Some(records),
+        facts,
+        refs,
         parse_errors,
     })
 }

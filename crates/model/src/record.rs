@@ -318,3 +318,38 @@ pub struct MatchEntry {
     pub error_class: Option<String>,
     pub error_code: Option<String>,
 }
+
+/// What a reference found in a source file is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RefKind {
+    /// A call of a function or method, by its name.
+    Call,
+    /// The definition of a function or method.
+    Definition,
+    /// A place that catches or tests for an error class or sentinel.
+    Handler,
+}
+
+impl RefKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RefKind::Call => "call",
+            RefKind::Definition => "def",
+            RefKind::Handler => "handler",
+        }
+    }
+}
+
+/// A call, definition or handler in a source file: what links a record to the rest of its
+/// repository (the callers of its function, the handlers of its error).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ref {
+    pub kind: RefKind,
+    /// The called or defined name (its last segment), or the handled class or sentinel.
+    pub name: String,
+    pub line: u32,
+    /// The function the reference is in.
+    pub function: Option<String>,
+    /// The call or clause as written, on one line.
+    pub text: String,
+}

@@ -15,6 +15,10 @@
 //! # Ok(()) }
 //! ```
 
+mod links;
+
+pub use links::{Explained, Found, RefIndex};
+
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
@@ -137,6 +141,27 @@ CREATE INDEX records_by_anchor ON records (anchor);
 INSERT INTO messages_fts (messages_fts) VALUES ('delete-all');
 INSERT INTO messages_fts (rowid, message) SELECT seq, message FROM records;
 "#,
+    // Grounded explanations: each record's facts, which source wrote each explanation field
+    // (NULL: static analysis wrote them all), the calls, definitions and handlers of every
+    // file (to find callers and handlers across the repository), and the model answers
+    // already received. Every file is parsed again on the next index, to get its facts.
+    r#"
+ALTER TABLE records ADD COLUMN facts TEXT;
+ALTER TABLE records ADD COLUMN sources TEXT;
+CREATE TABLE file_refs (
+    repo TEXT NOT NULL,
+    path TEXT NOT NULL,
+    refs TEXT NOT NULL,
+    PRIMARY KEY (repo, path)
+) WITHOUT ROWID;
+CREATE TABLE enrichments (
+    key TEXT PRIMARY KEY,
+    model TEXT NOT NULL,
+    fields TEXT NOT NULL,
+    created_at TEXT NOT NULL
+) WITHOUT ROWID;
+UPDATE files SET hash = '';
+"#,
 ];
 
 /// The anchor word of a `messagePattern` ([`errata_model::PatternParts::anchor`]).
@@ -169,6 +194,10 @@ pub struct FileUpdate {
     pub bytes: u64,
     /// The file's records, or `None` when its content is unchanged since it was stored.
     pub records: Option<Vec<Record>>,
+    /// The facts of each record as JSON, in the same order.
+    pub facts: Vec<String>,
+    /// The file's calls, definitions and handlers (used when `records` is `Some`).
+    pub refs: Vec<errata_model::Ref>,
 }
 
 /// What a batch write changed.
@@ -379,7 +408,10 @@ impl Store {
                 params![f.repo, f.path, f.lang, f.hash, f.bytes as i64, now],
             )?;
             match &f.records {
-                Some(records) => sum += replace_file_records(&tx, f, records)?,
+                Some(records) => {
+                    sum += replace_file_records(&tx, f, records)?;
+                    links::replace_refs(&tx, &f.repo, &f.path, &f.refs)?;
+                }
                 None => sum.unchanged += repoint(&tx, &f.repo, &f.path, sha, permalink)?,
             }
         }
@@ -412,6 +444,7 @@ impl Store {
                 "DELETE FROM files WHERE repo = ?1 AND path = ?2",
                 params![repo, p],
             )?;
+            links::replace_refs(&tx, repo, p, &[])?;
         }
         tx.commit()?;
         Ok(removed)
@@ -698,13 +731,20 @@ fn replace_file_records(
 ) -> Result<WriteSummary> {
     let mut sum = WriteSummary::default();
     unindex_messages(tx, &f.repo, &f.path)?;
-    let mut old: HashMap<String, (String, String)> = HashMap::new();
+    // id -> (content hash, contentChangedAt, sources, json when a model wrote some fields)
+    type Old = (String, String, Option<String>, Option<String>);
+    let mut old: HashMap<String, Old> = HashMap::new();
     {
         let mut stmt = tx.prepare_cached(
-            "SELECT id, content_hash, json_extract(json, '$.contentChangedAt') FROM records WHERE repo = ?1 AND file_path = ?2",
+            "SELECT id, content_hash, json_extract(json, '$.contentChangedAt'), sources,
+                    CASE WHEN sources IS NULL THEN NULL ELSE json END
+             FROM records WHERE repo = ?1 AND file_path = ?2",
         )?;
         let rows = stmt.query_map(params![f.repo, f.path], |r| {
-            Ok((r.get::<_, String>(0)?, (r.get(1)?, r.get(2)?)))
+            Ok((
+                r.get::<_, String>(0)?,
+                (r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?),
+            ))
         })?;
         for row in rows {
             let (id, v) = row?;
@@ -712,16 +752,24 @@ fn replace_file_records(
         }
     }
     let mut insert = tx.prepare_cached(
-        "INSERT OR REPLACE INTO records (id, repo, file_path, lang, slug, error_type, message, line_number, content_hash, analyzed_sha, json, pattern, error_class, error_code, anchor)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+        "INSERT OR REPLACE INTO records (id, repo, file_path, lang, slug, error_type, message, line_number, content_hash, analyzed_sha, json, pattern, error_class, error_code, anchor, facts, sources)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
     )?;
-    for r in records {
+    for (i, r) in records.iter().enumerate() {
         let hash = content_hash(r);
         let mut r = r.clone();
+        let mut sources: Option<String> = None;
         match old.remove(&r.id) {
-            Some((old_hash, changed_at)) if old_hash == hash => {
+            Some((old_hash, changed_at, old_sources, old_json)) if old_hash == hash => {
                 r.content_changed_at = changed_at;
                 sum.unchanged += 1;
+                // What a model wrote for this content stays until the content changes.
+                if let (Some(s), Some(j)) = (old_sources, old_json) {
+                    if let Ok(prev) = decode(&r.id, &j) {
+                        links::keep_written(&mut r, &prev, &s);
+                        sources = Some(s);
+                    }
+                }
             }
             Some(_) => sum.changed += 1,
             None => sum.added += 1,
@@ -745,7 +793,9 @@ fn replace_file_records(
             r.message_pattern,
             r.error_class,
             r.error_code,
-            anchor(&r.message_pattern)
+            anchor(&r.message_pattern),
+            f.facts.get(i),
+            sources
         ])?;
     }
     let mut delete = tx.prepare_cached("DELETE FROM records WHERE id = ?1")?;

@@ -9,6 +9,10 @@ use crate::{db, Failure, Global};
 pub(crate) struct ShowArgs {
     /// A record id (16 hex digits) or slug.
     key: String,
+    /// Print the facts static analysis found at the site (JSON), which the explanation is
+    /// written from.
+    #[arg(long)]
+    facts: bool,
 }
 
 pub(crate) fn run(g: &Global, args: ShowArgs) -> Result<()> {
@@ -22,6 +26,17 @@ pub(crate) fn run(g: &Global, args: ShowArgs) -> Result<()> {
         .into());
     }
     for (i, r) in records.iter().enumerate() {
+        let explained = store.explained_one(&r.id)?;
+        if args.facts {
+            let facts = explained.as_ref().map(|e| e.facts.as_str()).unwrap_or("{}");
+            let v: serde_json::Value = serde_json::from_str(facts)?;
+            if g.json {
+                println!("{v}");
+            } else {
+                println!("{}", serde_json::to_string_pretty(&v)?);
+            }
+            continue;
+        }
         if g.json {
             println!("{}", serde_json::to_string(r)?);
         } else {
@@ -29,9 +44,33 @@ pub(crate) fn run(g: &Global, args: ShowArgs) -> Result<()> {
                 println!();
             }
             print_record(r);
+            let sources = explained.and_then(|e| e.sources);
+            println!("{}", written_by(sources.as_deref()));
         }
     }
     Ok(())
+}
+
+/// Which source wrote the explanation fields: static analysis, or a model for some of them.
+fn written_by(sources: Option<&str>) -> String {
+    let by_model: std::collections::BTreeMap<String, String> = sources
+        .and_then(|s| serde_json::from_str(s).ok())
+        .unwrap_or_default();
+    if by_model.is_empty() {
+        return "explanation: written by static analysis".to_owned();
+    }
+    let mut models: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
+    for (field, model) in &by_model {
+        models.entry(model).or_default().push(field);
+    }
+    let parts: Vec<String> = models
+        .iter()
+        .map(|(m, fields)| format!("{} by model {m}", fields.join(", ")))
+        .collect();
+    format!(
+        "explanation: {}; the other fields by static analysis",
+        parts.join("; ")
+    )
 }
 
 pub(crate) fn print_record(r: &Record) {

@@ -4,6 +4,7 @@
 mod api;
 mod browser;
 mod corpora;
+mod explanations;
 mod golden;
 mod languages;
 mod lookup;

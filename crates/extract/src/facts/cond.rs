@@ -318,7 +318,7 @@ fn named(node: Node<'_>) -> Vec<Node<'_>> {
 }
 
 fn compact(node: Node<'_>, src: &str) -> String {
-    crate::text::compact(node, src)
+    crate::text::compact_code(node, src)
 }
 
 #[cfg(test)]

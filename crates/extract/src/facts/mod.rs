@@ -3,7 +3,10 @@
 //! writes it, and the configuration they depend on. See [`errata_explain::Facts`].
 
 mod cond;
+mod refs;
 mod syntax;
+
+pub use refs::find_refs;
 
 use std::cell::OnceCell;
 
@@ -182,7 +185,7 @@ impl<'t, 's> FileFacts<'t, 's> {
     }
 
     fn text(&self, node: Node<'_>) -> String {
-        clip(crate::text::compact(node, self.src))
+        clip(crate::text::compact_code(node, self.src))
     }
 
     fn function(&self, path: &[Node<'t>], f: usize, rules: &dyn Rules, cx: &Cx<'_>) -> Function {
@@ -193,18 +196,19 @@ impl<'t, 's> FileFacts<'t, 's> {
                 node.child_by_field_name("name")
                     .map(|n| crate::text::text(n, self.src).to_owned())
             })
-            .unwrap_or_else(|| "<anonymous>".to_owned());
+            .unwrap_or_default();
         let body_start = node
             .child_by_field_name("body")
             .map_or(node.end_byte(), |b| b.start_byte());
         let head = &self.src[node.start_byte()..body_start.max(node.start_byte())];
-        let signature = clip(
-            head.split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ")
-                .trim_end_matches(['{', ':', '=', '>', ' '])
-                .to_owned(),
-        );
+        let head = squash(head);
+        let head = head.trim_end();
+        let head = head
+            .strip_suffix("=>")
+            .or_else(|| head.strip_suffix(':'))
+            .or_else(|| head.strip_suffix('{'))
+            .unwrap_or(head);
+        let signature = clip(head.trim_end().to_owned());
         let mut owner = None;
         if let Some(recv) = node.child_by_field_name("receiver") {
             // Go: `func (c *Client) Do()`.
@@ -469,8 +473,8 @@ impl<'t, 's> FileFacts<'t, 's> {
             .unwrap_or(&subject_text)
             .to_owned();
         let value = case
-            .child_by_field_name("value")
-            .or_else(|| case.child_by_field_name("pattern"))
+            .child_by_field_name("pattern")
+            .or_else(|| case.child_by_field_name("value"))
             .or_else(|| {
                 named(case)
                     .into_iter()
@@ -566,11 +570,11 @@ impl<'t, 's> FileFacts<'t, 's> {
             }
             return;
         }
-        if self.syn.members.contains(&kind) || self.syn.identifiers.contains(&kind) {
-            if self.is_chain(node) {
-                self.push_name(node, out);
-                return;
-            }
+        if (self.syn.members.contains(&kind) || self.syn.identifiers.contains(&kind))
+            && self.is_chain(node)
+        {
+            self.push_name(node, out);
+            return;
         }
         for c in named(node) {
             self.names(c, out);
@@ -795,6 +799,7 @@ fn is_block(kind: &str) -> bool {
             | "expression_case"
             | "default_case"
             | "case_clause"
+            | "statement_list"
     )
 }
 
@@ -900,13 +905,25 @@ fn squash(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-fn clip(mut s: String) -> String {
-    if s.len() > MAX_TEXT {
-        let mut end = MAX_TEXT;
+/// The text cut to at most [`MAX_TEXT`] bytes, at the end of a word, marked with `…`.
+pub(crate) fn clip(s: String) -> String {
+    clip_to(s, MAX_TEXT)
+}
+
+pub(crate) fn clip_to(mut s: String, max: usize) -> String {
+    if s.len() > max {
+        let mut end = max;
         while !s.is_char_boundary(end) {
             end -= 1;
         }
-        s.truncate(end);
+        // No half words: a cut name would read as a name the code does not have.
+        let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+        let cut = s[..end]
+            .char_indices()
+            .rev()
+            .find(|(_, c)| !word(*c))
+            .map_or(0, |(i, _)| i);
+        s.truncate(cut);
         s.push_str(" …");
     }
     s

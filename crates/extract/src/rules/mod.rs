@@ -110,7 +110,7 @@ impl Cx<'_> {
 /// only cost memory.
 pub(crate) const MAX_SITES_PER_FILE: usize = 10_000;
 
-fn rules_of(lang: Lang) -> &'static dyn Rules {
+pub(crate) fn rules_of(lang: Lang) -> &'static dyn Rules {
     match lang {
         Lang::TypeScript | Lang::JavaScript => &js::Js,
         Lang::Python => &python::Python,

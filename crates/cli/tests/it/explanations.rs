@@ -1,0 +1,452 @@
+//! Explanations written from facts: the facts found per language, the seed's explanation
+//! reproduced from them, and on real code, no name in an explanation that the code does not
+//! have.
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::corpora::{self, Indexed};
+use crate::util::{copy_dir, fixtures, golden_indexed, Scratch};
+
+fn facts_fixture() -> Scratch {
+    let s = Scratch::new();
+    let tree = s.path().join("facts");
+    copy_dir(&fixtures().join("facts"), &tree);
+    s.ok(&["index", tree.to_str().unwrap(), "--repo", "acme/facts"]);
+    s
+}
+
+/// The facts of the record whose message is `message`.
+fn facts_of(s: &Scratch, records: &[Value], message: &str) -> Value {
+    let r = records
+        .iter()
+        .find(|r| r["errorMessage"] == message)
+        .unwrap_or_else(|| panic!("no record {message:?}"));
+    let out = s.ok(&["show", r["id"].as_str().unwrap(), "--facts", "--json"]);
+    serde_json::from_str(&out).unwrap()
+}
+
+fn conditions(f: &Value) -> Vec<(String, String)> {
+    f["conditions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["expr"].as_str().unwrap().to_owned(),
+                c["kind"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// name -> the functions that write it.
+fn writers(f: &Value) -> HashMap<String, Vec<String>> {
+    f["state"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            let w = s["writes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|w| w["function"].as_str().unwrap_or("").to_owned())
+                .collect();
+            (s["name"].as_str().unwrap().to_owned(), w)
+        })
+        .collect()
+}
+
+fn refs(f: &Value, key: &str) -> Vec<(String, String)> {
+    f[key]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["file"].as_str().unwrap().to_owned(),
+                c["function"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+        .collect()
+}
+
+fn pairs(items: &[(&str, &str)]) -> Vec<(String, String)> {
+    items
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect()
+}
+
+#[test]
+fn facts_in_each_language() {
+    let s = facts_fixture();
+    let records = s.records();
+
+    // TypeScript: an early return, nested guards combined with &&, module state written by
+    // other functions (one of them under a condition), a caller in another file.
+    let f = facts_of(&s, &records, "request ${id} is already pending");
+    assert_eq!(f["function"]["name"], "send");
+    assert_eq!(
+        conditions(&f),
+        pairs(&[
+            ("id", "early-exit"),
+            ("open && !retry", "if"),
+            ("pending.has(id)", "if")
+        ])
+    );
+    let w = writers(&f);
+    assert_eq!(w["open"], ["start", "stop"]);
+    assert_eq!(w["pending"], ["stop", "send"]);
+    let pending = f["state"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "pending")
+        .unwrap();
+    assert_eq!(pending["writes"][0]["conditions"][0], "force");
+    assert_eq!(pending["writes"][1]["conditions"][0], "!open || retry");
+    assert_eq!(refs(&f, "callers"), pairs(&[("client.ts", "flush")]));
+
+    // Python: the elif side of an `if`/`and`, negated by De Morgan; fields of self written in
+    // other methods; a caller and a handler in another file.
+    let f = facts_of(&s, &records, "unknown key {key}");
+    assert_eq!(f["function"]["owner"], "Pool");
+    assert_eq!(
+        conditions(&f),
+        pairs(&[
+            ("key is not None", "early-exit"),
+            ("not self.closed or not strict", "else"),
+            ("key not in _cache", "if")
+        ])
+    );
+    assert_eq!(f["otherBranch"]["condition"], "self.closed and strict");
+    assert_eq!(writers(&f)["self.closed"], ["__init__", "close"]);
+    assert_eq!(refs(&f, "callers"), pairs(&[("app.py", "lookup")]));
+    assert_eq!(refs(&f, "handlers"), pairs(&[("app.py", "lookup")]));
+
+    // Go: two early returns above the guard; a receiver field written by another method.
+    let f = facts_of(&s, &records, "write of %d bytes exceeds the limit");
+    assert_eq!(
+        conditions(&f),
+        pairs(&[
+            ("len(b) != 0", "early-exit"),
+            ("!c.closed", "early-exit"),
+            ("len(b) > 1024 && !c.big", "if")
+        ])
+    );
+    assert_eq!(writers(&f)["c.closed"], ["Close"]);
+    assert_eq!(refs(&f, "callers"), pairs(&[("use.go", "Send")]));
+    let sentinel = facts_of(&s, &records, "conn is closed");
+    assert!(sentinel["function"].is_null());
+
+    // Rust: a match arm below an early return.
+    let f = facts_of(&s, &records, "zero is not a valid item");
+    assert_eq!(
+        conditions(&f),
+        pairs(&[("!self.frozen", "early-exit"), ("matches!(v, 0)", "case")])
+    );
+    assert_eq!(writers(&f)["self.frozen"], ["freeze"]);
+    assert_eq!(
+        f["function"]["signature"],
+        "pub fn push(&mut self, v: u32) -> Result<(), String>"
+    );
+
+    // Java: an else-if chain; the caller and the catch in another file.
+    let f = facts_of(&s, &records, "insufficient funds for {amount}");
+    assert_eq!(
+        conditions(&f),
+        pairs(&[
+            ("amount > 0", "early-exit"),
+            ("!locked", "else"),
+            ("amount > balance && !overdraft", "if")
+        ])
+    );
+    assert_eq!(writers(&f)["locked"], ["lock"]);
+    assert_eq!(refs(&f, "callers"), pairs(&[("Bank.java", "pay")]));
+    assert_eq!(refs(&f, "handlers"), pairs(&[("Bank.java", "pay")]));
+
+    // The explanation says what the facts say.
+    let r = records
+        .iter()
+        .find(|r| r["errorMessage"] == "insufficient funds for {amount}")
+        .unwrap();
+    let doc = r["documentation"].as_str().unwrap();
+    assert!(doc.contains("`withdraw()`"), "{doc}");
+    assert!(doc.contains("`amount > balance && !overdraft`"), "{doc}");
+    let solutions = r["solutions"].to_string();
+    assert!(solutions.contains("`overdraft` set to true"), "{solutions}");
+    assert!(solutions.contains("Bank.java:5"), "{solutions}");
+    assert!(r["triggerScenarios"]
+        .as_str()
+        .unwrap()
+        .contains("`pay()` at Bank.java:4"));
+}
+
+#[test]
+fn the_seed_explanation_is_reproduced_from_facts() {
+    let s = golden_indexed();
+    let records = s.records();
+    let r = records
+        .iter()
+        .find(|r| r["lineNumber"] == 119)
+        .expect("the seed's record");
+    let all = [
+        "documentation",
+        "triggerScenarios",
+        "commonSituations",
+        "solutions",
+        "preventionTips",
+    ]
+    .iter()
+    .map(|k| r[*k].to_string())
+    .collect::<Vec<_>>()
+    .join("\n");
+    let doc = r["documentation"].as_str().unwrap();
+    assert!(doc.contains("`release()`"), "{doc}");
+    assert!(
+        doc.contains("`!destroy && config.reuseLease`"),
+        "the guard of the else side, simplified: {doc}"
+    );
+    assert!(doc.contains("`unconfirmedCleanup.has(scope)`"), "{doc}");
+    assert!(
+        doc.contains("`unconfirmedCleanup.delete(scope)` runs only on the other side")
+            && doc.contains("the branch that runs `await client.destroySandbox(id);`"),
+        "{doc}"
+    );
+    let solutions: Vec<&str> = r["solutions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect();
+    assert!(
+        solutions
+            .iter()
+            .any(|s| s.contains("`release()` with `destroy` set to true")),
+        "{solutions:?}"
+    );
+    assert!(
+        solutions
+            .iter()
+            .any(|s| s.contains("Turn off `config.reuseLease`")),
+        "{solutions:?}"
+    );
+    assert!(all.contains("Take the other branch"), "{all}");
+    let guard = r["typeGuard"].as_str().unwrap();
+    assert!(
+        guard.contains("e instanceof Error")
+            && guard.contains("e.message.includes(\"CreateOS process cleanup is unconfirmed"),
+        "the seed recognises it by class and message: {guard}"
+    );
+    let fix = r["exampleFix"].as_str().unwrap();
+    assert!(
+        fix.contains("await release(params, false);")
+            && fix.contains("await release(params, true);"),
+        "{fix}"
+    );
+    assert_eq!(r["backgroundTag"], "invalid-state-transition");
+    assert!(r["tags"]
+        .as_array()
+        .unwrap()
+        .contains(&Value::from("unconfirmed-cleanup")));
+}
+
+/// Names an explanation may use that are not in the code: keywords of the conditions it
+/// prints and of the code it writes.
+const OURS: &[&str] = &[
+    "if",
+    "else",
+    "not",
+    "and",
+    "or",
+    "is",
+    "in",
+    "pass",
+    "matches",
+    "true",
+    "false",
+    "True",
+    "False",
+    "None",
+    "null",
+    "nil",
+    "undefined",
+    "this",
+    "self",
+    "do",
+    "call",
+    "it",
+    "here",
+    "when",
+    "return",
+];
+
+/// Identifiers of a piece of code, without its comments and string literals.
+fn identifiers(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in code.lines() {
+        let t = line.trim_start();
+        if t.starts_with("//") || t.starts_with('#') {
+            continue;
+        }
+        let line = line.split(" //").next().unwrap_or(line);
+        let mut in_str: Option<char> = None;
+        let mut word = String::new();
+        let mut prev = ' ';
+        for c in line.chars().chain(std::iter::once(' ')) {
+            if let Some(q) = in_str {
+                if c == q && prev != '\\' {
+                    in_str = None;
+                }
+                prev = c;
+                continue;
+            }
+            if matches!(c, '"' | '\'' | '`') {
+                in_str = Some(c);
+            } else if c.is_alphanumeric() || c == '_' || c == '$' {
+                word.push(c);
+            } else {
+                if word.chars().next().is_some_and(|c| !c.is_ascii_digit()) {
+                    out.push(std::mem::take(&mut word));
+                }
+                word.clear();
+            }
+            prev = c;
+        }
+    }
+    out
+}
+
+/// The code quoted in backticks in a sentence: `` `x` `` spans, and ``` `` x `` ``` spans for
+/// code that holds a backtick.
+fn quoted_code(text: &str) -> Vec<&str> {
+    // A message quoted in a sentence has its backticks escaped.
+    let text: &'static str = Box::leak(text.replace("\\`", "'").into_boxed_str());
+    let mut out = Vec::new();
+    let mut single = String::new();
+    for (i, part) in text.split("``").enumerate() {
+        if i % 2 == 1 {
+            out.push(part);
+        } else {
+            single.push_str(part);
+            single.push(' ');
+        }
+    }
+    let single: &'static str = Box::leak(single.into_boxed_str());
+    out.extend(single.split('`').skip(1).step_by(2));
+    out
+}
+
+/// Every identifier of `text` (prose: its quoted code; code: all of it) that occurs neither in
+/// the record's own file nor anywhere in the corpus.
+fn unknown_names(
+    text: &str,
+    prose: bool,
+    own: &HashSet<String>,
+    corpus: &dyn Fn(&str) -> bool,
+) -> Vec<String> {
+    let code: Vec<String> = if prose {
+        quoted_code(text)
+            .into_iter()
+            .flat_map(identifiers)
+            .collect()
+    } else {
+        identifiers(text)
+    };
+    code.into_iter()
+        .filter(|w| !OURS.contains(&w.as_str()) && !own.contains(w) && !corpus(w))
+        .collect()
+}
+
+fn file_words(path: &Path) -> HashSet<String> {
+    let src = std::fs::read_to_string(path).unwrap_or_default();
+    src.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+        .filter(|w| !w.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Samples every `step`-th record of a corpus and checks that every name its documentation,
+/// solutions and validationCode use occurs in the repository.
+fn check_grounded(c: Option<&Indexed>, step: usize) {
+    let Some(c) = c else { return };
+    let lines = c.scratch.export();
+    let mut checked = 0;
+    let mut seen_files: HashMap<String, HashSet<String>> = HashMap::new();
+    let mut failures = Vec::new();
+    for line in lines.iter().step_by(step) {
+        let r = &line["record"];
+        let file = r["filePath"].as_str().unwrap();
+        let own = seen_files
+            .entry(file.to_owned())
+            .or_insert_with(|| file_words(&c.root.join(file)));
+        // A name from another file: a caller or handler the facts name. Looked up in the
+        // files the record's fields mention.
+        let others: HashSet<String> = r["solutions"]
+            .to_string()
+            .split(|c: char| c.is_whitespace() || c == '(' || c == '"')
+            .filter_map(|w| w.split(':').next())
+            .filter(|w| w.contains('.') && c.root.join(w).is_file())
+            .flat_map(|w| file_words(&c.root.join(w)))
+            .collect();
+        let corpus = |w: &str| others.contains(w);
+        for (field, prose) in [("documentation", true), ("validationCode", false)] {
+            let bad = unknown_names(r[field].as_str().unwrap(), prose, own, &corpus);
+            if !bad.is_empty() {
+                failures.push(format!("{} {field}: {bad:?}", r["id"]));
+            }
+        }
+        for s in r["solutions"].as_array().unwrap() {
+            let bad = unknown_names(s.as_str().unwrap(), true, own, &corpus);
+            if !bad.is_empty() {
+                failures.push(format!("{} solutions: {bad:?} in {s}", r["id"]));
+            }
+        }
+        checked += 1;
+    }
+    eprintln!(
+        "{}: {checked} records checked, {} with a name not in the code",
+        c.repo,
+        failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{}: names not in the code:\n{}",
+        c.repo,
+        failures[..failures.len().min(20)].join("\n")
+    );
+}
+
+#[test]
+fn cpython_explanations_name_only_what_the_code_has() {
+    check_grounded(corpora::cpython(), 7);
+}
+
+#[test]
+fn npm_explanations_name_only_what_the_code_has() {
+    check_grounded(corpora::npm_all(), 5);
+}
+
+#[test]
+fn go_explanations_name_only_what_the_code_has() {
+    check_grounded(corpora::go(), 7);
+}
+
+#[test]
+fn jdk_explanations_name_only_what_the_code_has() {
+    check_grounded(corpora::jdk(), 23);
+}
+
+#[test]
+fn identifiers_skip_comments_and_strings() {
+    assert_eq!(
+        identifiers("// a comment\nif (!x && y.has(\"k v\")) {\n  # not this\n}"),
+        ["if", "x", "y", "has"]
+    );
+    assert_eq!(quoted_code("a `b.c()` d `e`"), ["b.c()", "e"]);
+    assert_eq!(quoted_code("a `` x == '`' `` and `y`"), [" x == '`' ", "y"]);
+}

@@ -1,0 +1,331 @@
+//! The references of a file that link its records to the rest of the repository: the calls it
+//! makes (by the called name), the functions it defines, and the places where it catches or
+//! tests for an error class or sentinel.
+
+use errata_lang::Lang;
+use errata_model::{Ref, RefKind};
+use tree_sitter::{Node, Tree};
+
+use super::{named, Syntax};
+use crate::rules::rules_of;
+
+/// Most references kept from one file.
+const MAX_REFS_PER_FILE: usize = 50_000;
+/// Longest text kept for a reference.
+const MAX_REF_TEXT: usize = 120;
+
+/// Every call, definition and handler of a parsed file, in document order.
+pub fn find_refs(lang: Lang, tree: &Tree, src: &str) -> Vec<Ref> {
+    let rules = rules_of(lang);
+    let syn = Syntax::of(lang);
+    let mut out = Vec::new();
+    // The functions the cursor is in: (end byte, name).
+    let mut functions: Vec<(usize, Option<String>)> = Vec::new();
+    let mut cursor = tree.walk();
+    loop {
+        let node = cursor.node();
+        while functions
+            .last()
+            .is_some_and(|(end, _)| *end <= node.start_byte())
+        {
+            functions.pop();
+        }
+        let kind = node.kind();
+        let enclosing = || functions.iter().rev().find_map(|(_, n)| n.clone());
+        if rules.is_function(kind) {
+            let name = function_name(node, src);
+            if let Some(n) = &name {
+                out.push(reference(
+                    RefKind::Definition,
+                    n,
+                    node,
+                    enclosing(),
+                    node,
+                    src,
+                ));
+            }
+            functions.push((node.end_byte(), name.or_else(enclosing)));
+        } else if syn.calls.contains(&kind) {
+            if let Some(name) = callee_name(node, src) {
+                out.push(reference(RefKind::Call, name, node, enclosing(), node, src));
+            }
+            if let Some(h) = call_handler(lang, node, src) {
+                out.push(reference(
+                    RefKind::Handler,
+                    &h,
+                    node,
+                    enclosing(),
+                    node,
+                    src,
+                ));
+            }
+        } else {
+            for h in handled(lang, node, src) {
+                out.push(reference(
+                    RefKind::Handler,
+                    &h,
+                    node,
+                    enclosing(),
+                    node,
+                    src,
+                ));
+            }
+        }
+        if out.len() >= MAX_REFS_PER_FILE {
+            return out;
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return out;
+            }
+        }
+    }
+}
+
+fn reference(
+    kind: RefKind,
+    name: &str,
+    at: Node<'_>,
+    function: Option<String>,
+    text_of: Node<'_>,
+    src: &str,
+) -> Ref {
+    // A clause or definition is named by its head, without its body.
+    let body = text_of
+        .child_by_field_name("body")
+        .or_else(|| named(text_of).into_iter().find(|n| n.kind() == "block"))
+        .filter(|_| kind != RefKind::Call);
+    let end = body.map_or(text_of.end_byte(), |b| b.start_byte());
+    let head = &src[text_of.start_byte()..end.max(text_of.start_byte())];
+    let head = strip_comments(head);
+    let head = head.trim_end_matches([':', '{', ' ']).to_owned();
+    let text = super::clip_to(head, MAX_REF_TEXT);
+    Ref {
+        kind,
+        name: name.to_owned(),
+        line: at.start_position().row as u32 + 1,
+        function,
+        text,
+    }
+}
+
+/// A clause head without its comments (`#` and `//` to the end of the line, `/* */`).
+fn strip_comments(head: &str) -> String {
+    let mut out = String::with_capacity(head.len());
+    for line in head.lines() {
+        let line = match line.find("//").or_else(|| line.find(" #")) {
+            Some(i) if !line[..i].contains(['"', '\'']) => &line[..i],
+            _ => line,
+        };
+        out.push_str(line);
+        out.push(' ');
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A function's own name, or the name it is assigned to (`const f = () => …`).
+fn function_name(node: Node<'_>, src: &str) -> Option<String> {
+    if let Some(n) = node.child_by_field_name("name") {
+        return Some(crate::text::text(n, src).to_owned());
+    }
+    let parent = node.parent()?;
+    if matches!(
+        parent.kind(),
+        "variable_declarator" | "pair" | "assignment_expression"
+    ) {
+        let n = parent
+            .child_by_field_name("name")
+            .or_else(|| parent.child_by_field_name("key"))
+            .or_else(|| parent.child_by_field_name("left"))?;
+        let t = crate::text::text(n, src);
+        return Some(t.rsplit('.').next().unwrap_or(t).to_owned());
+    }
+    None
+}
+
+/// The last segment of the called name: `release` of `this.release(…)`.
+fn callee_name<'s>(call: Node<'_>, src: &'s str) -> Option<&'s str> {
+    if call.kind() == "method_invocation" {
+        return Some(crate::text::text(call.child_by_field_name("name")?, src));
+    }
+    let f = call.child_by_field_name("function")?;
+    let name = match f.kind() {
+        "identifier" => f,
+        _ => f
+            .child_by_field_name("property")
+            .or_else(|| f.child_by_field_name("attribute"))
+            .or_else(|| f.child_by_field_name("field"))
+            .or_else(|| f.child_by_field_name("name"))?,
+    };
+    let t = crate::text::text(name, src);
+    is_name(t).then_some(t)
+}
+
+fn is_name(s: &str) -> bool {
+    !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+}
+
+/// The class or sentinel a call tests for: `isinstance(e, KeyError)`, `errors.Is(err, ErrX)`.
+fn call_handler(lang: Lang, call: Node<'_>, src: &str) -> Option<String> {
+    let f = call.child_by_field_name("function")?;
+    let f = crate::text::text(f, src);
+    let wanted = match lang {
+        Lang::Python => f == "isinstance",
+        Lang::Go => f == "errors.Is",
+        _ => false,
+    };
+    if !wanted {
+        return None;
+    }
+    let args = named(call.child_by_field_name("arguments")?);
+    let second = args.get(1)?;
+    last_name(crate::text::text(*second, src))
+}
+
+/// The classes or sentinels a node tests for, when it is a handler: `except (A, B)`,
+/// `catch (IOException | X e)`, `e instanceof X`, `err == ErrX`, `Err(Error::NotFound)`.
+fn handled(lang: Lang, node: Node<'_>, src: &str) -> Vec<String> {
+    let text = |n: Node<'_>| crate::text::text(n, src);
+    match (lang, node.kind()) {
+        (Lang::Python, "except_clause") => {
+            let Some(v) = node
+                .child_by_field_name("value")
+                .or_else(|| named(node).into_iter().next())
+            else {
+                return Vec::new();
+            };
+            let v = text(v);
+            let v = v.split(" as ").next().unwrap_or(v);
+            v.trim_matches(['(', ')'])
+                .split(',')
+                .filter_map(|c| last_name(c.trim()))
+                .collect()
+        }
+        (Lang::Java, "catch_type") => text(node)
+            .split('|')
+            .filter_map(|c| last_name(c.trim()))
+            .collect(),
+        (Lang::TypeScript | Lang::JavaScript, "binary_expression")
+        | (Lang::Java, "instanceof_expression") => {
+            let t = text(node);
+            match t.split_once(" instanceof ") {
+                Some((_, right)) => last_name(right.split_whitespace().next().unwrap_or(""))
+                    .into_iter()
+                    .collect(),
+                None => Vec::new(),
+            }
+        }
+        (Lang::Go, "binary_expression") => {
+            let (Some(l), Some(r)) = (
+                node.child_by_field_name("left"),
+                node.child_by_field_name("right"),
+            ) else {
+                return Vec::new();
+            };
+            let op = &src[l.end_byte()..r.start_byte()];
+            if !matches!(op.trim(), "==" | "!=") {
+                return Vec::new();
+            }
+            [l, r]
+                .into_iter()
+                .filter_map(|n| last_name(text(n)))
+                .filter(|n| n.starts_with("Err"))
+                .collect()
+        }
+        (Lang::Rust, "tuple_struct_pattern" | "struct_pattern") => node
+            .child_by_field_name("type")
+            .and_then(|t| variant(text(t)))
+            .into_iter()
+            .collect(),
+        (Lang::Rust, "scoped_identifier")
+            if node.parent().is_some_and(|p| p.kind().ends_with("pattern")) =>
+        {
+            variant(text(node)).into_iter().collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The last segment of a dotted name: `KeyError` of `builtins.KeyError`.
+fn last_name(s: &str) -> Option<String> {
+    let last = s.rsplit(['.', ':']).next()?.trim();
+    is_name(last).then(|| last.to_owned())
+}
+
+/// `Enum::Variant`, the last two segments of a Rust path with at least two.
+fn variant(path: &str) -> Option<String> {
+    let mut parts = path.rsplit("::");
+    let v = parts.next()?;
+    let e = parts.next()?;
+    (is_name(v) && is_name(e)).then(|| format!("{e}::{v}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refs(lang: Lang, file: &str, src: &str) -> Vec<(RefKind, String, Option<String>)> {
+        let tree = crate::parse(lang, std::path::Path::new(file), src).unwrap();
+        find_refs(lang, &tree, src)
+            .into_iter()
+            .map(|r| (r.kind, r.name, r.function))
+            .collect()
+    }
+
+    #[test]
+    fn calls_definitions_and_handlers() {
+        let r = refs(
+            Lang::TypeScript,
+            "a.ts",
+            "async function onRelease(p) { try { await release(p, false); } catch (e) { if (e instanceof LeaseError) {} } }\nconst g = () => this.release(1);\n",
+        );
+        assert!(r.contains(&(RefKind::Definition, "onRelease".into(), None)));
+        assert!(r.contains(&(RefKind::Call, "release".into(), Some("onRelease".into()))));
+        assert!(r.contains(&(
+            RefKind::Handler,
+            "LeaseError".into(),
+            Some("onRelease".into())
+        )));
+        assert!(r.contains(&(RefKind::Call, "release".into(), Some("g".into()))));
+        let r = refs(
+            Lang::Python,
+            "a.py",
+            "def f():\n    try:\n        g()\n    except (KeyError, mod.Bad) as e:\n        pass\n",
+        );
+        assert!(r.contains(&(RefKind::Handler, "KeyError".into(), Some("f".into()))));
+        assert!(r.contains(&(RefKind::Handler, "Bad".into(), Some("f".into()))));
+        let r = refs(
+            Lang::Go,
+            "a.go",
+            "package a\nfunc F() { if errors.Is(err, fs.ErrNotExist) || err == ErrClosed { G() } }\n",
+        );
+        assert!(r.contains(&(RefKind::Handler, "ErrNotExist".into(), Some("F".into()))));
+        assert!(r.contains(&(RefKind::Handler, "ErrClosed".into(), Some("F".into()))));
+        let r = refs(
+            Lang::Rust,
+            "a.rs",
+            "fn f() { match g() { Err(Error::NotFound(p)) => {}, _ => {} } }\n",
+        );
+        assert!(r.contains(&(RefKind::Handler, "Error::NotFound".into(), Some("f".into()))));
+        let r = refs(
+            Lang::Java,
+            "A.java",
+            "class A { void f() { try { g(); } catch (IOException | java.io.UncheckedIOException e) {} } }\n",
+        );
+        assert!(r.contains(&(RefKind::Handler, "IOException".into(), Some("f".into()))));
+        assert!(r.contains(&(
+            RefKind::Handler,
+            "UncheckedIOException".into(),
+            Some("f".into())
+        )));
+        assert!(r.contains(&(RefKind::Call, "g".into(), Some("f".into()))));
+    }
+}

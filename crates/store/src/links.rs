@@ -1,0 +1,245 @@
+//! What links a record to its repository and to its explanation's sources: the facts of each
+//! record, the calls, definitions and handlers of each file, which source wrote each
+//! explanation field, and the model answers already received.
+
+use std::collections::{HashMap, HashSet};
+
+use rusqlite::params;
+
+use errata_model::{Record, Ref, RefKind};
+
+use crate::{decode, Result, Store};
+
+/// A stored record with its facts, read back to be explained again.
+#[derive(Debug, Clone)]
+pub struct Explained {
+    pub record: Record,
+    /// The facts, as JSON.
+    pub facts: String,
+    /// Which source wrote which field, as a JSON object (`None`: static analysis wrote all).
+    pub sources: Option<String>,
+    /// The content hash: the message and the source window.
+    pub content_hash: String,
+}
+
+/// A call or handler found elsewhere in the repository.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    pub file: String,
+    pub line: u32,
+    pub function: Option<String>,
+    pub text: String,
+}
+
+/// Replaces the references of one file: one row per file, a line per reference
+/// (`kind \t name \t line \t function \t text`), which costs far less to write than a row per
+/// reference and is read back whole when records are linked.
+pub(crate) fn replace_refs(
+    tx: &rusqlite::Transaction<'_>,
+    repo: &str,
+    path: &str,
+    refs: &[Ref],
+) -> Result<()> {
+    if refs.is_empty() {
+        tx.prepare_cached("DELETE FROM file_refs WHERE repo = ?1 AND path = ?2")?
+            .execute(params![repo, path])?;
+        return Ok(());
+    }
+    let mut blob = String::with_capacity(refs.len() * 48);
+    for r in refs {
+        let clean = |s: &str| s.replace(['\t', '\n'], " ");
+        blob.push_str(r.kind.as_str());
+        blob.push('\t');
+        blob.push_str(&clean(&r.name));
+        blob.push('\t');
+        blob.push_str(&r.line.to_string());
+        blob.push('\t');
+        blob.push_str(&clean(r.function.as_deref().unwrap_or("")));
+        blob.push('\t');
+        blob.push_str(&clean(&r.text));
+        blob.push('\n');
+    }
+    tx.prepare_cached("INSERT OR REPLACE INTO file_refs (repo, path, refs) VALUES (?1, ?2, ?3)")?
+        .execute(params![repo, path, blob])?;
+    Ok(())
+}
+
+/// The calls, definitions and handlers of a repository for a set of names, read from every
+/// file's references.
+#[derive(Debug, Default)]
+pub struct RefIndex {
+    found: HashMap<(RefKind, String), Vec<Found>>,
+    defined_in: HashMap<String, HashSet<String>>,
+}
+
+impl RefIndex {
+    /// The references of `kind` to `name`, in file and line order.
+    pub fn get(&self, kind: RefKind, name: &str) -> &[Found] {
+        self.found
+            .get(&(kind, name.to_owned()))
+            .map_or(&[], |v| v.as_slice())
+    }
+
+    /// How many files define a function named `name`.
+    pub fn definitions(&self, name: &str) -> usize {
+        self.defined_in.get(name).map_or(0, |s| s.len())
+    }
+}
+
+/// Copies into `r` the fields of `prev` that `sources` (a JSON object) says a model wrote.
+pub(crate) fn keep_written(r: &mut Record, prev: &Record, sources: &str) {
+    let Ok(serde_json::Value::Object(sources)) = serde_json::from_str(sources) else {
+        return;
+    };
+    let (Ok(serde_json::Value::Object(mut now)), Ok(serde_json::Value::Object(before))) =
+        (serde_json::to_value(&*r), serde_json::to_value(prev))
+    else {
+        return;
+    };
+    for field in sources.keys() {
+        if let Some(v) = before.get(field) {
+            now.insert(field.clone(), v.clone());
+        }
+    }
+    if let Ok(merged) = serde_json::from_value(serde_json::Value::Object(now)) {
+        *r = merged;
+    }
+}
+
+impl Store {
+    /// The records of `repo` that have facts, in file and line order.
+    pub fn explained(&self, repo: &str) -> Result<Vec<Explained>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT id, json, facts, sources, content_hash FROM records
+             WHERE repo = ?1 AND facts IS NOT NULL ORDER BY file_path, line_number",
+        )?;
+        let rows = stmt.query_map([repo], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, Option<String>>(3)?,
+                r.get::<_, String>(4)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (id, json, facts, sources, content_hash) = row?;
+            out.push(Explained {
+                record: decode(&id, &json)?,
+                facts,
+                sources,
+                content_hash,
+            });
+        }
+        Ok(out)
+    }
+
+    /// One record with its facts and sources.
+    pub fn explained_one(&self, id: &str) -> Result<Option<Explained>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT json, facts, sources, content_hash FROM records WHERE id = ?1",
+        )?;
+        let mut rows = stmt.query([id])?;
+        let Some(row) = rows.next()? else {
+            return Ok(None);
+        };
+        Ok(Some(Explained {
+            record: decode(id, &row.get::<_, String>(0)?)?,
+            facts: row
+                .get::<_, Option<String>>(1)?
+                .unwrap_or_else(|| "{}".to_owned()),
+            sources: row.get(2)?,
+            content_hash: row.get(3)?,
+        }))
+    }
+
+    /// The references to `names` in `repo`, keeping at most `limit` of each kind per name.
+    pub fn ref_index(&self, repo: &str, names: &HashSet<String>, limit: usize) -> Result<RefIndex> {
+        let mut index = RefIndex::default();
+        let mut stmt = self
+            .conn
+            .prepare("SELECT path, refs FROM file_refs WHERE repo = ?1 ORDER BY path")?;
+        let mut rows = stmt.query([repo])?;
+        while let Some(row) = rows.next()? {
+            let path: String = row.get(0)?;
+            let blob: String = row.get(1)?;
+            for line in blob.lines() {
+                let mut f = line.splitn(5, '\t');
+                let (Some(kind), Some(name), Some(at), Some(function), Some(text)) =
+                    (f.next(), f.next(), f.next(), f.next(), f.next())
+                else {
+                    continue;
+                };
+                if !names.contains(name) {
+                    continue;
+                }
+                let kind = match kind {
+                    "call" => RefKind::Call,
+                    "handler" => RefKind::Handler,
+                    "def" => {
+                        index
+                            .defined_in
+                            .entry(name.to_owned())
+                            .or_default()
+                            .insert(path.clone());
+                        continue;
+                    }
+                    _ => continue,
+                };
+                let list = index.found.entry((kind, name.to_owned())).or_default();
+                if list.len() < limit {
+                    list.push(Found {
+                        file: path.clone(),
+                        line: at.parse().unwrap_or(0),
+                        function: (!function.is_empty()).then(|| function.to_owned()),
+                        text: text.to_owned(),
+                    });
+                }
+            }
+        }
+        Ok(index)
+    }
+
+    /// Writes records explained again, with their facts and sources, in one transaction.
+    pub fn update_explained(&mut self, items: &[Explained]) -> Result<()> {
+        let tx = self.conn.transaction()?;
+        {
+            let mut update = tx.prepare_cached(
+                "UPDATE records SET json = ?2, facts = ?3, sources = ?4 WHERE id = ?1",
+            )?;
+            for e in items {
+                let json =
+                    serde_json::to_string(&e.record).map_err(|source| crate::Error::Damaged {
+                        id: e.record.id.clone(),
+                        source,
+                    })?;
+                update.execute(params![e.record.id, json, e.facts, e.sources])?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// A model answer received before, by its cache key.
+    pub fn enrichment(&self, key: &str) -> Result<Option<String>> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT fields FROM enrichments WHERE key = ?1")?;
+        let mut rows = stmt.query([key])?;
+        Ok(match rows.next()? {
+            Some(r) => Some(r.get(0)?),
+            None => None,
+        })
+    }
+
+    /// Keeps a model answer, by its cache key.
+    pub fn put_enrichment(&self, key: &str, model: &str, fields: &str, now: &str) -> Result<()> {
+        self.conn
+            .prepare_cached(
+                "INSERT OR REPLACE INTO enrichments (key, model, fields, created_at) VALUES (?1, ?2, ?3, ?4)",
+            )?
+            .execute(params![key, model, fields, now])?;
+        Ok(())
+    }
+}
