@@ -38,6 +38,9 @@ enum Commands {
     Explain(commands::explain::ExplainArgs),
     /// Annotate every line of a log that matches a record, and sum them up.
     Scan(commands::scan::ScanArgs),
+    /// Rewrite the explanations with a language model (any OpenAI-compatible server), held to
+    /// the facts static analysis found.
+    Enrich(commands::enrich::EnrichArgs),
     /// A Model Context Protocol server on stdio, for coding agents.
     Mcp,
     /// Serve the HTTP JSON API and web pages over the knowledge base.
@@ -89,6 +92,7 @@ pub fn main() -> ExitCode {
         Commands::Explain(args) => commands::explain::run(&global, args),
         Commands::Scan(args) => commands::scan::run(&global, args),
         Commands::Mcp => commands::mcp::run(&global),
+        Commands::Enrich(args) => commands::enrich::run(&global, args),
         Commands::Serve(args) => commands::serve::run(&global, args),
         Commands::Show(args) => commands::show::run(&global, args),
         Commands::List(args) => commands::list::run(&global, args),

@@ -33,7 +33,7 @@ pub(crate) struct Linked {
 
 /// Links the records of `repo` to their callers and handlers.
 pub(crate) fn link(store: &mut Store, repo: &str) -> Result<Linked> {
-    let items = store.explained(repo)?;
+    let items = store.explained(Some(repo))?;
     let mut linked = Linked {
         records: items.len(),
         ..Linked::default()

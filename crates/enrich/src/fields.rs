@@ -25,20 +25,7 @@ pub struct Fields {
 }
 
 /// The keys of [`Fields`] as serialised, in order.
-pub const FIELD_NAMES: [&str; 12] = [
-    "documentation",
-    "triggerScenarios",
-    "commonSituations",
-    "solutions",
-    "exampleFix",
-    "handlingStrategy",
-    "validationCode",
-    "typeGuard",
-    "tryCatchPattern",
-    "preventionTips",
-    "tags",
-    "backgroundTag",
-];
+pub const FIELD_NAMES: [&str; 12] = errata_model::EXPLANATION_FIELDS;
 
 /// The most tags a record has (the schema's `maxItems`).
 pub const MAX_TAGS: usize = 8;

@@ -124,20 +124,7 @@ pub fn explain_record(record: &errata_model::Record, facts: &Facts) -> Option<Ex
 }
 
 /// The names of the explanation fields, as the schema spells them.
-pub const FIELDS: [&str; 12] = [
-    "documentation",
-    "triggerScenarios",
-    "commonSituations",
-    "solutions",
-    "exampleFix",
-    "handlingStrategy",
-    "validationCode",
-    "typeGuard",
-    "tryCatchPattern",
-    "preventionTips",
-    "tags",
-    "backgroundTag",
-];
+pub const FIELDS: [&str; 12] = errata_model::EXPLANATION_FIELDS;
 
 impl Explanation {
     /// Writes the fields named in `only` (all of them when `None`) into `record`.

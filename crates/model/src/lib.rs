@@ -24,7 +24,7 @@ mod template;
 
 pub use record::{
     record_id, slug, BackgroundTag, ErrorType, ExportLine, HandlingStrategy, MatchEntry, Record,
-    Ref, RefKind, Severity, SCHEMA_VERSION,
+    Ref, RefKind, Severity, EXPLANATION_FIELDS, SCHEMA_VERSION,
 };
 pub use status::{http_status_from_name, http_status_from_number, is_http_status};
 pub use template::{words, PatternParts, Segment, Template};

@@ -353,3 +353,19 @@ pub struct Ref {
     /// The call or clause as written, on one line.
     pub text: String,
 }
+
+/// The explanation fields of a record, as the schema spells them, in its order.
+pub const EXPLANATION_FIELDS: [&str; 12] = [
+    "documentation",
+    "triggerScenarios",
+    "commonSituations",
+    "solutions",
+    "exampleFix",
+    "handlingStrategy",
+    "validationCode",
+    "typeGuard",
+    "tryCatchPattern",
+    "preventionTips",
+    "tags",
+    "backgroundTag",
+];

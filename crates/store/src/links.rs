@@ -107,11 +107,13 @@ pub(crate) fn keep_written(r: &mut Record, prev: &Record, sources: &str) {
 }
 
 impl Store {
-    /// The records of `repo` that have facts, in file and line order.
-    pub fn explained(&self, repo: &str) -> Result<Vec<Explained>> {
+    /// The records that have facts (of `repo`, or of every repository), in file and line
+    /// order.
+    pub fn explained(&self, repo: Option<&str>) -> Result<Vec<Explained>> {
         let mut stmt = self.conn.prepare(
             "SELECT id, json, facts, sources, content_hash FROM records
-             WHERE repo = ?1 AND facts IS NOT NULL ORDER BY file_path, line_number",
+             WHERE (?1 IS NULL OR repo = ?1) AND facts IS NOT NULL
+             ORDER BY repo, file_path, line_number",
         )?;
         let rows = stmt.query_map([repo], |r| {
             Ok((

@@ -1,3 +1,4 @@
+pub(crate) mod enrich;
 pub(crate) mod explain;
 pub(crate) mod export;
 pub(crate) mod index;

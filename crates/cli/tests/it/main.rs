@@ -4,6 +4,7 @@
 mod api;
 mod browser;
 mod corpora;
+mod enrich;
 mod explanations;
 mod golden;
 mod languages;
