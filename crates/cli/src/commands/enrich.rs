@@ -46,7 +46,7 @@ pub(crate) struct EnrichArgs {
 /// request.
 enum Todo {
     Done,
-    Cached(Fields),
+    Cached(Box<Fields>),
     Ask,
 }
 
@@ -77,7 +77,7 @@ pub(crate) fn run(g: &Global, args: EnrichArgs) -> Result<()> {
     for item in items {
         match todo(&store, &item, model)? {
             Todo::Done => already += 1,
-            Todo::Cached(fields) => apply.push(written(item, fields, model)),
+            Todo::Cached(fields) => apply.push(written(item, *fields, model)),
             Todo::Ask => ask.push(item),
         }
     }
@@ -176,7 +176,7 @@ fn todo(store: &errata_store::Store, item: &Explained, model: &str) -> Result<To
     Ok(match kept {
         Some(_) if all_by_model => Todo::Done,
         Some(fields) => match parse_answer(&fields) {
-            Ok(f) => Todo::Cached(f),
+            Ok(f) => Todo::Cached(Box::new(f)),
             Err(_) => Todo::Ask,
         },
         None => Todo::Ask,
