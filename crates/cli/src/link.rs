@@ -14,6 +14,8 @@ const MAX_LINKS: usize = 20;
 /// A function name defined in more files than this (`__init__`, `new`, `run`) says nothing
 /// about which of them is called.
 const MAX_DEFINITIONS: usize = 8;
+/// A class handled in more files than this is a common one: see [`handlers`].
+const MAX_HANDLER_FILES: usize = 5;
 /// Classes every handler of anything catches: a handler of them is not one of this error.
 const GENERIC_CLASSES: &[&str] = &[
     "Error",
@@ -67,12 +69,7 @@ pub(crate) fn link(store: &mut Store, repo: &str) -> Result<Linked> {
         };
         let found_handlers: Vec<Reference> = match handled_name(item.record.error_class.as_deref())
         {
-            Some(name) => index
-                .get(RefKind::Handler, &name)
-                .iter()
-                .take(MAX_LINKS)
-                .map(|f| reference(f, true))
-                .collect(),
+            Some(name) => handlers(&index, &name, &found_callers),
             None => Vec::new(),
         };
         if facts.callers == found_callers && facts.handlers == found_handlers {
@@ -114,6 +111,24 @@ fn callers(index: &RefIndex, name: &str) -> Vec<Reference> {
         .get(RefKind::Call, name)
         .iter()
         .map(|f| reference(f, defined <= 1))
+        .collect()
+}
+
+/// The handlers of a class. A class caught all over the repository (`ValueError`,
+/// `IllegalStateException`) is caught for many reasons: only the handlers in the functions
+/// that call the record's function are about this error.
+fn handlers(index: &RefIndex, class: &str, callers: &[Reference]) -> Vec<Reference> {
+    let all = index.get(RefKind::Handler, class);
+    let files: HashSet<&str> = all.iter().map(|h| h.file.as_str()).collect();
+    all.iter()
+        .filter(|h| {
+            files.len() <= MAX_HANDLER_FILES
+                || callers
+                    .iter()
+                    .any(|c| c.file == h.file && c.function.is_some() && c.function == h.function)
+        })
+        .take(MAX_LINKS)
+        .map(|h| reference(h, true))
         .collect()
 }
 

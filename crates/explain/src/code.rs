@@ -171,11 +171,32 @@ fn conjunction(site: &Site<'_>) -> Option<String> {
     Some(parts.join(if py { " and " } else { " && " }))
 }
 
-fn negation(lang: Lang, cond: &str) -> String {
-    match lang {
-        Lang::Python => format!("not ({cond})"),
-        _ => format!("!({cond})"),
+/// What holds when none of the guards does: the negation of each, simplified, joined by or.
+fn avoidance(site: &Site<'_>) -> Option<String> {
+    let py = site.lang == Lang::Python;
+    let parts: Vec<String> = site
+        .facts
+        .guards()
+        .map(|c| {
+            let n = if c.negated.is_empty() {
+                match site.lang {
+                    Lang::Python => format!("not ({})", c.expr),
+                    _ => format!("!({})", c.expr),
+                }
+            } else {
+                c.negated.clone()
+            };
+            if n.contains("&&") || n.contains(" and ") {
+                format!("({n})")
+            } else {
+                n
+            }
+        })
+        .collect();
+    if parts.is_empty() {
+        return None;
     }
+    Some(parts.join(if py { " or " } else { " || " }))
 }
 
 /// The boolean parameter whose value decides a guard, and the value that avoids the error.
@@ -209,10 +230,10 @@ pub(crate) fn example_fix(site: &Site<'_>) -> String {
         );
     }
     let the_call = format!("{}{s}", call(site, None));
-    match conjunction(site) {
-        Some(cond) => format!(
+    match avoidance(site) {
+        Some(avoid) => format!(
             "{c} before: the call is made while the guard holds, and raises \"{fragment}\"\n{the_call}\n{c} after: the call is made only when it does not\n{}",
-            if_block(site.lang, &negation(site.lang, &cond), std::slice::from_ref(&the_call))
+            if_block(site.lang, &avoid, std::slice::from_ref(&the_call))
         ),
         None => format!(
             "{c} before: every call that gets to line {} raises \"{fragment}\"\n{the_call}\n{c} after: the error is caught where the call is made\n{}",

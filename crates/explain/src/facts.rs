@@ -82,6 +82,9 @@ pub struct Condition {
     /// Its conjuncts, each an expression of its own: a way to avoid the error is to make any
     /// one of them false.
     pub conjuncts: Vec<String>,
+    /// Its negation, simplified: what holds when the site is not reached this way.
+    #[serde(default)]
+    pub negated: String,
     pub kind: ConditionKind,
     /// The line of the `if`, `case` or early exit.
     pub line: u32,

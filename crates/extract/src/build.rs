@@ -55,6 +55,7 @@ pub fn build_records(
                 .map(|l| clip(l))
                 .collect::<Vec<_>>()
                 .join("\n");
+            let started = std::time::Instant::now();
             let e = errata_explain::explain(&errata_explain::Site {
                 lang,
                 error_type: site.error_type,
@@ -66,6 +67,7 @@ pub fn build_records(
                 code: site.code.as_deref(),
                 facts: &site.facts,
             });
+            crate::facts::spent(started.elapsed());
             let record = Record {
                 id,
                 repo: prov.repo.clone(),

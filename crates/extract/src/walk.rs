@@ -11,7 +11,7 @@ use errata_model::Record;
 use ignore::{WalkBuilder, WalkState};
 use sha2::{Digest, Sha256};
 
-use crate::{build_records, find_sites, Provenance};
+use crate::{build_records, Provenance};
 
 /// What the walk reads.
 #[derive(Debug, Clone)]
@@ -90,6 +90,8 @@ pub struct FileIndexed {
     pub facts: Vec<errata_explain::Facts>,
     /// The calls, definitions and handlers of the file (empty when it was not parsed).
     pub refs: Vec<errata_model::Ref>,
+    /// Time spent on the explanations of the file: facts, references and the fields.
+    pub explain_time: std::time::Duration,
     /// Whether the parse had syntax errors (the records come from the partial tree).
     pub parse_errors: bool,
 }
@@ -325,6 +327,7 @@ fn read_one(
             records: None,
             facts: Vec::new(),
             refs: Vec::new(),
+            explain_time: std::time::Duration::ZERO,
             parse_errors: false,
         });
     }
@@ -344,12 +347,21 @@ fn read_one(
         return skip(Skip::ParseFailed, None);
     };
     let parse_errors = tree.root_node().has_error();
+    let started = std::time::Instant::now();
+    let facts = crate::facts::FileFacts::new(lang, tree.root_node(), src);
+    let refs = crate::facts::find_refs_and_writes(lang, &tree, src, &facts);
+    crate::facts::spent(started.elapsed());
     let sites = if may_have_sites {
-        find_sites(lang, &tree, src, options.include_tests || options.all)
+        crate::rules::find_sites_with(
+            lang,
+            &tree,
+            src,
+            options.include_tests || options.all,
+            facts,
+        )
     } else {
         Vec::new()
     };
-    let refs = crate::find_refs(lang, &tree, src);
     let (records, facts) = build_records(prov, lang, &rel, src, sites, analyzed_at)
         .into_iter()
         .unzip();
@@ -361,6 +373,7 @@ fn read_one(
         records: Some(records),
         facts,
         refs,
+        explain_time: crate::facts::take_spent(),
         parse_errors,
     })
 }

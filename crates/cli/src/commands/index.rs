@@ -53,6 +53,8 @@ struct Tally {
     removed: usize,
     linked: crate::link::Linked,
     link_time: Duration,
+    /// Time the workers spent on facts, references and explanations (summed over threads).
+    explain_time: Duration,
 }
 
 pub(crate) fn run(g: &Global, args: IndexArgs) -> Result<()> {
@@ -131,6 +133,7 @@ fn index_one(
                 Event::File(f) => {
                     tally.files += 1;
                     tally.bytes += f.bytes;
+                    tally.explain_time += f.explain_time;
                     if f.records.is_some() {
                         tally.parsed += 1;
                     }
@@ -259,6 +262,7 @@ fn report(
             "recordsLinked": t.linked.records,
             "recordsExplainedAgain": t.linked.explained_again,
             "linkSeconds": t.link_time.as_secs_f64(),
+            "explainCpuSeconds": t.explain_time.as_secs_f64(),
             "seconds": elapsed.as_secs_f64(),
         });
         println!("{out}");

@@ -198,6 +198,11 @@ impl Expr {
         }
     }
 
+    /// Whether the expression is the literal `true` (`True`, `1`).
+    pub(crate) fn is_true(&self) -> bool {
+        matches!(self, Expr::Atom(a) if matches!(a.text.as_str(), "true" | "True" | "1"))
+    }
+
     /// The terms of a conjunction; a single term otherwise.
     pub(crate) fn conjuncts(&self) -> Vec<&Expr> {
         match self {

@@ -7,6 +7,7 @@ mod refs;
 mod syntax;
 
 pub use refs::find_refs;
+pub(crate) use refs::find_refs_and_writes;
 
 use std::cell::OnceCell;
 
@@ -61,6 +62,21 @@ const MUTATORS: &[(&str, Effect)] = &[
     ("clear", Effect::Clear),
 ];
 
+thread_local! {
+    /// Time this thread spent finding facts and writing explanations since it last asked.
+    static SPENT: std::cell::Cell<std::time::Duration> = const { std::cell::Cell::new(std::time::Duration::ZERO) };
+}
+
+/// Adds to the time this thread spent explaining.
+pub(crate) fn spent(d: std::time::Duration) {
+    SPENT.with(|s| s.set(s.get() + d));
+}
+
+/// The time this thread spent explaining since the last call, which resets it.
+pub(crate) fn take_spent() -> std::time::Duration {
+    SPENT.with(|s| s.replace(std::time::Duration::ZERO))
+}
+
 /// The fact analysis of one parsed file. The file's writes are gathered once, when a site
 /// first asks for them.
 pub(crate) struct FileFacts<'t, 's> {
@@ -71,7 +87,7 @@ pub(crate) struct FileFacts<'t, 's> {
 }
 
 /// A write found in the file.
-struct WriteSite<'t> {
+pub(crate) struct WriteSite<'t> {
     target: String,
     effect: Effect,
     node: Node<'t>,
@@ -89,6 +105,13 @@ impl<'t, 's> FileFacts<'t, 's> {
 
     /// The facts of the site at the end of `path` (which runs from the root to it).
     pub(crate) fn site(&self, path: &[Node<'t>], rules: &dyn Rules, cx: &Cx<'_>) -> Facts {
+        let started = std::time::Instant::now();
+        let facts = self.site_facts(path, rules, cx);
+        spent(started.elapsed());
+        facts
+    }
+
+    fn site_facts(&self, path: &[Node<'t>], rules: &dyn Rules, cx: &Cx<'_>) -> Facts {
         let mut facts = Facts::default();
         let last = path.len() - 1;
         let fidx = (0..last).rev().find(|&i| rules.is_function(path[i].kind()));
@@ -652,63 +675,64 @@ impl<'t, 's> FileFacts<'t, 's> {
         let all = self.writes.get_or_init(|| self.all_writes());
         all.iter()
             .filter(|w| w.target == name)
-            .take(MAX_WRITES)
-            .map(|w| {
+            .filter_map(|w| {
                 let path = path_to(self.root, w.node);
                 let fidx = (0..path.len().saturating_sub(1))
                     .rev()
                     .find(|&i| rules.is_function(path[i].kind()));
+                // An assignment outside any function initialises a module's constant or
+                // global: it does not change state between calls.
+                if fidx.is_none() && w.effect == Effect::Assign {
+                    return None;
+                }
                 let walk = self.walk(&path, fidx.map_or(0, |f| f + 1), false);
-                Write {
+                Some(Write {
                     text: self.text(w.node),
                     effect: w.effect,
                     line: w.node.start_position().row as u32 + 1,
                     function: fidx.and_then(|f| rules.function_name(&path[..=f + 1], cx)),
                     conditions: walk.conditions.into_iter().map(|c| c.expr).collect(),
-                }
+                })
             })
+            .take(MAX_WRITES)
             .collect()
     }
 
     /// Every write of the file: mutating method calls and assignments.
     fn all_writes(&self) -> Vec<WriteSite<'t>> {
         let mut out = Vec::new();
-        let mut cursor = self.root.walk();
-        loop {
-            let node = cursor.node();
-            let kind = node.kind();
-            if self.syn.calls.contains(&kind) {
-                if let Some((target, effect)) = self.mutation(node) {
-                    out.push(WriteSite {
-                        target,
-                        effect,
-                        node: statement(node),
-                    });
-                }
-            } else if self.syn.assignments.contains(&kind) {
-                if let Some(left) = node.child_by_field_name("left") {
-                    let target = self.text(left);
-                    if !target.contains(',') {
-                        out.push(WriteSite {
-                            target,
-                            effect: Effect::Assign,
-                            node: statement(node),
-                        });
-                    }
-                }
-            }
-            if cursor.goto_first_child() {
-                continue;
-            }
-            loop {
-                if cursor.goto_next_sibling() {
-                    break;
-                }
-                if !cursor.goto_parent() {
-                    return out;
-                }
-            }
+        preorder(self.root, |node| {
+            out.extend(self.write_at(node));
+            true
+        });
+        out
+    }
+
+    /// Gives the file's writes, found by a walk the caller made anyway.
+    pub(crate) fn set_writes(&self, writes: Vec<WriteSite<'t>>) {
+        let _ = self.writes.set(writes);
+    }
+
+    /// The write `node` makes, if it is a mutating call or an assignment.
+    pub(crate) fn write_at(&self, node: Node<'t>) -> Option<WriteSite<'t>> {
+        let kind = node.kind();
+        if self.syn.calls.contains(&kind) {
+            let (target, effect) = self.mutation(node)?;
+            return Some(WriteSite {
+                target,
+                effect,
+                node: statement(node),
+            });
         }
+        if self.syn.assignments.contains(&kind) {
+            let target = self.text(node.child_by_field_name("left")?);
+            return (!target.contains(',')).then(|| WriteSite {
+                target,
+                effect: Effect::Assign,
+                node: statement(node),
+            });
+        }
+        None
     }
 
     /// `x.add(…)` and the like: the receiver and what the method does to it.
@@ -747,14 +771,40 @@ struct Walk<'t> {
 impl<'t> Walk<'t> {
     fn push(&mut self, e: Expr, kind: ConditionKind, line: u32, node: Node<'t>, py: bool) {
         let e = e.simplify(py);
+        if e.is_true() {
+            // `while True:`, `for (;;)`: no condition at all.
+            return;
+        }
         let conjuncts = e.conjuncts().iter().map(|c| c.render(py)).collect();
         self.conditions.push(Condition {
             expr: e.render(py),
             conjuncts,
+            negated: e.clone().not().simplify(py).render(py),
             kind,
             line,
         });
         self.nodes.push((node, kind));
+    }
+}
+
+/// Visits every node under `root` in document order, while `visit` returns true.
+pub(crate) fn preorder<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>) -> bool) {
+    let mut cursor = root.walk();
+    loop {
+        if !visit(cursor.node()) {
+            return;
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return;
+            }
+        }
     }
 }
 

@@ -6,7 +6,7 @@ use errata_lang::Lang;
 use errata_model::{Ref, RefKind};
 use tree_sitter::{Node, Tree};
 
-use super::{named, Syntax};
+use super::{named, FileFacts, Syntax};
 use crate::rules::rules_of;
 
 /// Most references kept from one file.
@@ -16,86 +16,110 @@ const MAX_REF_TEXT: usize = 120;
 
 /// Every call, definition and handler of a parsed file, in document order.
 pub fn find_refs(lang: Lang, tree: &Tree, src: &str) -> Vec<Ref> {
+    scan(lang, tree, src, None)
+}
+
+/// The references of a file, and in the same walk its writes, handed to `facts`.
+pub(crate) fn find_refs_and_writes<'t>(
+    lang: Lang,
+    tree: &'t Tree,
+    src: &str,
+    facts: &FileFacts<'t, '_>,
+) -> Vec<Ref> {
+    scan(lang, tree, src, Some(facts))
+}
+
+const FUNCTION: u8 = 1;
+const CALL: u8 = 2;
+const ASSIGNMENT: u8 = 4;
+const HANDLER: u8 = 8;
+
+/// Node kinds that may handle an error class, by language.
+fn handler_kind(lang: Lang, kind: &str) -> bool {
+    match lang {
+        Lang::Python => kind == "except_clause",
+        Lang::Java => matches!(kind, "catch_type" | "instanceof_expression"),
+        Lang::TypeScript | Lang::JavaScript | Lang::Go => kind == "binary_expression",
+        Lang::Rust => matches!(
+            kind,
+            "tuple_struct_pattern" | "struct_pattern" | "scoped_identifier"
+        ),
+    }
+}
+
+fn scan<'t>(lang: Lang, tree: &'t Tree, src: &str, facts: Option<&FileFacts<'t, '_>>) -> Vec<Ref> {
     let rules = rules_of(lang);
     let syn = Syntax::of(lang);
+    // What each node kind may be, by kind id: most nodes are none of these.
+    let grammar = tree.language();
+    let roles: Vec<u8> = (0..grammar.node_kind_count() as u16)
+        .map(|id| {
+            let Some(kind) = grammar.node_kind_for_id(id) else {
+                return 0;
+            };
+            let mut r = 0;
+            if rules.is_function(kind) {
+                r |= FUNCTION;
+            }
+            if syn.calls.contains(&kind) {
+                r |= CALL;
+            }
+            if syn.assignments.contains(&kind) {
+                r |= ASSIGNMENT;
+            }
+            if handler_kind(lang, kind) {
+                r |= HANDLER;
+            }
+            r
+        })
+        .collect();
     let mut out = Vec::new();
-    // The functions the cursor is in: (end byte, name).
+    let mut writes = Vec::new();
+    // The functions the walk is in: (end byte, name).
     let mut functions: Vec<(usize, Option<String>)> = Vec::new();
-    let mut cursor = tree.walk();
-    loop {
-        let node = cursor.node();
+    super::preorder(tree.root_node(), |node| {
+        let role = roles.get(node.kind_id() as usize).copied().unwrap_or(0);
+        if role == 0 {
+            return true;
+        }
         while functions
             .last()
             .is_some_and(|(end, _)| *end <= node.start_byte())
         {
             functions.pop();
         }
-        let kind = node.kind();
         let enclosing = || functions.iter().rev().find_map(|(_, n)| n.clone());
-        if rules.is_function(kind) {
+        if let Some(f) = facts.filter(|_| role & (CALL | ASSIGNMENT) != 0) {
+            writes.extend(f.write_at(node));
+        }
+        if role & FUNCTION != 0 {
             let name = function_name(node, src);
             if let Some(n) = &name {
-                out.push(reference(
-                    RefKind::Definition,
-                    n,
-                    node,
-                    enclosing(),
-                    node,
-                    src,
-                ));
+                out.push(reference(RefKind::Definition, n, node, enclosing(), src));
             }
             functions.push((node.end_byte(), name.or_else(enclosing)));
-        } else if syn.calls.contains(&kind) {
+        } else if role & CALL != 0 {
             if let Some(name) = callee_name(node, src) {
-                out.push(reference(RefKind::Call, name, node, enclosing(), node, src));
+                out.push(reference(RefKind::Call, name, node, enclosing(), src));
             }
             if let Some(h) = call_handler(lang, node, src) {
-                out.push(reference(
-                    RefKind::Handler,
-                    &h,
-                    node,
-                    enclosing(),
-                    node,
-                    src,
-                ));
+                out.push(reference(RefKind::Handler, &h, node, enclosing(), src));
             }
-        } else {
+        } else if role & HANDLER != 0 {
             for h in handled(lang, node, src) {
-                out.push(reference(
-                    RefKind::Handler,
-                    &h,
-                    node,
-                    enclosing(),
-                    node,
-                    src,
-                ));
+                out.push(reference(RefKind::Handler, &h, node, enclosing(), src));
             }
         }
-        if out.len() >= MAX_REFS_PER_FILE {
-            return out;
-        }
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return out;
-            }
-        }
+        out.len() < MAX_REFS_PER_FILE
+    });
+    if let Some(f) = facts {
+        f.set_writes(writes);
     }
+    out
 }
 
-fn reference(
-    kind: RefKind,
-    name: &str,
-    at: Node<'_>,
-    function: Option<String>,
-    text_of: Node<'_>,
-    src: &str,
-) -> Ref {
+fn reference(kind: RefKind, name: &str, at: Node<'_>, function: Option<String>, src: &str) -> Ref {
+    let text_of = at;
     // A clause or definition is named by its head, without its body.
     let body = text_of
         .child_by_field_name("body")

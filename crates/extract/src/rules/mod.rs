@@ -147,6 +147,18 @@ const TRIGGER_REACH: usize = 8;
 /// within [`TRIGGER_REACH`] levels. The candidates are then taken in document order, outer before
 /// inner, as a full walk would visit them.
 pub fn find_sites(lang: Lang, tree: &Tree, src: &str, include_tests: bool) -> Vec<Site> {
+    let facts = crate::facts::FileFacts::new(lang, tree.root_node(), src);
+    find_sites_with(lang, tree, src, include_tests, facts)
+}
+
+/// [`find_sites`], with the file's fact analysis made by the caller.
+pub(crate) fn find_sites_with<'t>(
+    lang: Lang,
+    tree: &'t Tree,
+    src: &str,
+    include_tests: bool,
+    facts: crate::facts::FileFacts<'t, '_>,
+) -> Vec<Site> {
     let rules = rules_of(lang);
     let wanted = kind_table(rules, &tree.language());
     let want = |n: Node<'_>| wanted.get(n.kind_id() as usize).copied().unwrap_or(0);
@@ -181,7 +193,7 @@ pub fn find_sites(lang: Lang, tree: &Tree, src: &str, include_tests: bool) -> Ve
         }
     }
     candidates.sort_by_key(|n| (n.start_byte(), std::cmp::Reverse(n.end_byte())));
-    let mut collector = Collector::new(lang, tree.root_node(), src);
+    let mut collector = Collector::new(tree.root_node(), facts);
     for node in candidates {
         if !collector.offer(rules, node, &cx) {
             break;
@@ -197,7 +209,8 @@ pub fn find_sites_by_walk(lang: Lang, tree: &Tree, src: &str, include_tests: boo
     let rules = rules_of(lang);
     let wanted = kind_table(rules, &tree.language());
     let cx = Cx { src, include_tests };
-    let mut collector = Collector::new(lang, tree.root_node(), src);
+    let facts = crate::facts::FileFacts::new(lang, tree.root_node(), src);
+    let mut collector = Collector::new(tree.root_node(), facts);
     let mut cursor = tree.walk();
     loop {
         let node = cursor.node();
@@ -257,10 +270,10 @@ struct Collector<'t, 's> {
 }
 
 impl<'t, 's> Collector<'t, 's> {
-    fn new(lang: Lang, root: Node<'t>, src: &'s str) -> Collector<'t, 's> {
+    fn new(root: Node<'t>, facts: crate::facts::FileFacts<'t, 's>) -> Collector<'t, 's> {
         Collector {
             root,
-            facts: crate::facts::FileFacts::new(lang, root, src),
+            facts,
             consumed: HashSet::new(),
             sites: Vec::new(),
         }
