@@ -33,71 +33,70 @@ pub(crate) struct Linked {
     pub(crate) explained_again: usize,
 }
 
+/// Records read and written at a time, so that memory does not grow with the repository.
+const PAGE: usize = 1000;
+
 /// Links the records of `repo` to their callers and handlers.
 pub(crate) fn link(store: &mut Store, repo: &str) -> Result<Linked> {
-    let items = store.explained(Some(repo))?;
-    let mut linked = Linked {
-        records: items.len(),
-        ..Linked::default()
-    };
-    let items: Vec<(Explained, Facts)> = items
-        .into_iter()
-        .filter_map(|e| {
-            let facts = serde_json::from_str::<Facts>(&e.facts).ok()?;
-            Some((e, facts))
-        })
-        .collect();
-    let mut names: HashSet<String> = HashSet::new();
-    for (e, facts) in &items {
-        names.extend(facts.function.as_ref().map(|f| f.name.clone()));
-        names.extend(handled_name(e.record.error_class.as_deref()));
-    }
+    let (functions, classes) = store.link_names(repo)?;
+    let mut names: HashSet<String> = functions.into_iter().collect();
+    names.extend(classes.iter().filter_map(|c| handled_name(Some(c))));
     let index = store.ref_index(repo, &names, MAX_LINKS + 1)?;
-    let mut changed = Vec::new();
-    for (mut item, mut facts) in items {
-        let found_callers: Vec<Reference> = match &facts.function {
-            Some(f) => callers(&index, &f.name)
-                .into_iter()
-                .filter(|c| {
-                    // A call from the function itself is recursion, not a caller.
-                    !(c.file == item.record.file_path
-                        && c.function.as_deref() == Some(f.name.as_str()))
-                })
-                .take(MAX_LINKS)
-                .collect(),
-            None => Vec::new(),
-        };
-        let found_handlers: Vec<Reference> = match handled_name(item.record.error_class.as_deref())
-        {
-            Some(name) => handlers(&index, &name, &found_callers),
-            None => Vec::new(),
-        };
-        if facts.callers == found_callers && facts.handlers == found_handlers {
-            continue;
-        }
-        facts.callers = found_callers;
-        facts.handlers = found_handlers;
-        let Some(explanation) = explain_record(&item.record, &facts) else {
-            continue;
-        };
-        let written_by_model: Vec<String> = item
-            .sources
-            .as_deref()
-            .and_then(|s| serde_json::from_str::<HashMap<String, String>>(s).ok())
-            .map(|m| m.into_keys().collect())
-            .unwrap_or_default();
-        let fields: Vec<&str> = FIELDS
-            .iter()
-            .copied()
-            .filter(|f| !written_by_model.iter().any(|w| w == f))
+    let mut linked = Linked::default();
+    let mut after = i64::MIN;
+    loop {
+        let (page, last) = store.explained_page(repo, after, PAGE)?;
+        let Some(last) = last else { break };
+        after = last;
+        linked.records += page.len();
+        let changed: Vec<Explained> = page
+            .into_iter()
+            .filter_map(|item| relink(item, &index))
             .collect();
-        explanation.apply(&mut item.record, Some(&fields));
-        item.facts = serde_json::to_string(&facts)?;
-        changed.push(item);
+        linked.explained_again += changed.len();
+        store.update_explained(&changed)?;
     }
-    linked.explained_again = changed.len();
-    store.update_explained(&changed)?;
     Ok(linked)
+}
+
+/// The record with its callers and handlers, explained again, if they changed.
+fn relink(mut item: Explained, index: &RefIndex) -> Option<Explained> {
+    let mut facts = serde_json::from_str::<Facts>(&item.facts).ok()?;
+    let found_callers: Vec<Reference> = match &facts.function {
+        Some(f) => callers(index, &f.name)
+            .into_iter()
+            // A call from the function itself is recursion, not a caller.
+            .filter(|c| {
+                !(c.file == item.record.file_path && c.function.as_deref() == Some(f.name.as_str()))
+            })
+            .take(MAX_LINKS)
+            .collect(),
+        None => Vec::new(),
+    };
+    let found_handlers: Vec<Reference> = match handled_name(item.record.error_class.as_deref()) {
+        Some(name) => handlers(index, &name, &found_callers),
+        None => Vec::new(),
+    };
+    if facts.callers == found_callers && facts.handlers == found_handlers {
+        return None;
+    }
+    facts.callers = found_callers;
+    facts.handlers = found_handlers;
+    let explanation = explain_record(&item.record, &facts)?;
+    let written_by_model: Vec<String> = item
+        .sources
+        .as_deref()
+        .and_then(|s| serde_json::from_str::<HashMap<String, String>>(s).ok())
+        .map(|m| m.into_keys().collect())
+        .unwrap_or_default();
+    let fields: Vec<&str> = FIELDS
+        .iter()
+        .copied()
+        .filter(|f| !written_by_model.iter().any(|w| w == f))
+        .collect();
+    explanation.apply(&mut item.record, Some(&fields));
+    item.facts = serde_json::to_string(&facts).ok()?;
+    Some(item)
 }
 
 /// The calls of `name`, unless so many files define a function of that name that a call

@@ -88,7 +88,15 @@ fn call(site: &Site<'_>, set: Option<(&str, &str)>) -> String {
             _ => p.name.clone(),
         })
         .collect();
+    let is_static = sig.starts_with("static ") || sig.contains(" static ");
+    let owner_call = f
+        .owner
+        .as_deref()
+        .map(|o| format!("{}.", o.split('<').next().unwrap_or(o)));
     let receiver = match site.lang {
+        Lang::TypeScript | Lang::JavaScript | Lang::Java if is_static && owner_call.is_some() => {
+            owner_call.as_deref().unwrap_or("")
+        }
         Lang::TypeScript | Lang::JavaScript | Lang::Java if f.owner.is_some() => "this.",
         Lang::Python if sig.contains("(self") => "self.",
         Lang::Python if sig.contains("(cls") => "cls.",

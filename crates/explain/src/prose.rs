@@ -199,13 +199,19 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
         site.message.replace('`', "\\`")
     );
     let guards = guard_exprs(site);
-    if guards.is_empty() {
+    let handler = handler_of(site);
+    if let Some((clause, line)) = handler {
+        doc.push_str(&format!(
+            " It is raised when the `try` block before `{clause}` (line {line}) fails with what that clause catches: this site turns that error into this one."
+        ));
+    }
+    if guards.is_empty() && handler.is_none() {
         doc.push_str(&format!(
             " No condition in {} guards the raise: every run that gets to line {} raises it.",
             function_ref(site),
             site.line
         ));
-    } else {
+    } else if !guards.is_empty() {
         doc.push_str(&format!(
             " It is raised when {} hold{}.",
             and_list(&guards),
@@ -251,16 +257,13 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
         }
     }
     for c in &facts.context {
-        match c {
-            Context::Try {
-                finally: Some(f), ..
-            } => doc.push_str(&format!(
+        if let Context::Try {
+            finally: Some(f), ..
+        } = c
+        {
+            doc.push_str(&format!(
                 " It is raised inside a `try` whose `finally` runs `{f}`."
-            )),
-            Context::Handler { clause, line } => doc.push_str(&format!(
-                " It is raised while handling another error, in `{clause}` (line {line})."
-            )),
-            _ => {}
+            ));
         }
     }
     if let Some(s) = site.status {
@@ -314,6 +317,14 @@ fn state_sentence(site: &Site<'_>, s: &State) -> String {
     out
 }
 
+/// The innermost `catch` or `except` clause the site is in, and its line.
+fn handler_of<'a>(site: &Site<'a>) -> Option<(&'a str, u32)> {
+    site.facts.context.iter().rev().find_map(|c| match c {
+        Context::Handler { clause, line } => Some((clause.as_str(), *line)),
+        _ => None,
+    })
+}
+
 pub(crate) fn trigger_scenarios(site: &Site<'_>) -> String {
     let facts = site.facts;
     let mut out = match &facts.function {
@@ -348,7 +359,16 @@ pub(crate) fn trigger_scenarios(site: &Site<'_>) -> String {
         None => format!("Loading or running {}", site.file_path),
     };
     let guards = guard_exprs(site);
-    if guards.is_empty() {
+    if let Some((clause, line)) = handler_of(site) {
+        out.push_str(&format!(
+            " raises it when the code of the `try` before `{clause}` (line {line}) fails{}.",
+            if guards.is_empty() {
+                String::new()
+            } else {
+                format!(" and {} hold", and_list(&guards))
+            }
+        ));
+    } else if guards.is_empty() {
         out.push_str(&format!(" that gets to line {} raises it.", site.line));
     } else {
         out.push_str(&format!(
@@ -484,6 +504,11 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
         if !out.contains(&s) {
             out.push(s);
         }
+    }
+    if let Some((clause, line)) = handler_of(site) {
+        out.push(format!(
+            "Keep the code of the `try` before `{clause}` (line {line}) from failing: {fname} raises this only after that clause caught an error."
+        ));
     }
     for h in facts.handlers.iter().take(2) {
         out.push(format!(

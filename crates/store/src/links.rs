@@ -137,6 +137,56 @@ impl Store {
         Ok(out)
     }
 
+    /// The function names and error classes of the records of `repo` that have facts: what
+    /// linking looks up.
+    pub fn link_names(&self, repo: &str) -> Result<(Vec<String>, Vec<String>)> {
+        let mut stmt = self.conn.prepare(
+            "SELECT DISTINCT json_extract(facts, '$.function.name') FROM records
+             WHERE repo = ?1 AND facts IS NOT NULL",
+        )?;
+        let functions = stmt
+            .query_map([repo], |r| r.get::<_, Option<String>>(0))?
+            .filter_map(|r| r.transpose())
+            .collect::<rusqlite::Result<Vec<String>>>()?;
+        let mut stmt = self.conn.prepare(
+            "SELECT DISTINCT error_class FROM records
+             WHERE repo = ?1 AND facts IS NOT NULL AND error_class IS NOT NULL",
+        )?;
+        let classes = stmt
+            .query_map([repo], |r| r.get::<_, String>(0))?
+            .collect::<rusqlite::Result<Vec<String>>>()?;
+        Ok((functions, classes))
+    }
+
+    /// Up to `limit` records of `repo` with facts whose row comes after `after` (a `seq`),
+    /// with the `seq` of the last, to read a repository a page at a time.
+    pub fn explained_page(
+        &self,
+        repo: &str,
+        after: i64,
+        limit: usize,
+    ) -> Result<(Vec<Explained>, Option<i64>)> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT seq, id, json, facts, sources, content_hash FROM records
+             WHERE repo = ?1 AND facts IS NOT NULL AND seq > ?2 ORDER BY seq LIMIT ?3",
+        )?;
+        let mut rows = stmt.query(params![repo, after, limit as i64])?;
+        let mut out = Vec::new();
+        let mut last = None;
+        while let Some(r) = rows.next()? {
+            let id: String = r.get(1)?;
+            let json: String = r.get(2)?;
+            last = Some(r.get::<_, i64>(0)?);
+            out.push(Explained {
+                record: decode(&id, &json)?,
+                facts: r.get(3)?,
+                sources: r.get(4)?,
+                content_hash: r.get(5)?,
+            });
+        }
+        Ok((out, last))
+    }
+
     /// One record with its facts and sources.
     pub fn explained_one(&self, id: &str) -> Result<Option<Explained>> {
         let mut stmt = self.conn.prepare_cached(
