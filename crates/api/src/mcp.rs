@@ -6,7 +6,7 @@
 //!   stack trace, ranked, with the values captured (the answer of `errata explain --json`);
 //! - `search_errors {query?, repo?, lang?, type?, tag?, limit?}`: records by message text and
 //!   filters;
-//! - `get_error {key}`: one record by id or slug.
+//! - `get_error {key, facts?}`: one record by id or slug, with its facts when asked.
 //!
 //! Answers are structured JSON (with the same JSON as text for clients that read text only).
 //! A bad argument or an unknown record is a tool error the agent can read, not a protocol
@@ -93,12 +93,27 @@ impl ErrataMcp {
 
     fn get(&self, args: &JsonObject) -> Result<Value, String> {
         let key = str_arg(args, "key")?.ok_or("`key` is required: a record id or slug")?;
+        let with_facts = matches!(args.get("facts"), Some(Value::Bool(true)));
         let found = self
             .service
-            .with_store(|store| Ok(store.find(key)?))
+            .with_store(|store| {
+                let Some(r) = store.find(key)?.into_iter().next() else {
+                    return Ok(None);
+                };
+                let facts = if with_facts {
+                    store.explained_one(&r.id)?.map(|e| e.facts)
+                } else {
+                    None
+                };
+                Ok(Some((r, facts)))
+            })
             .map_err(|e| e.to_string())?;
-        match found.into_iter().next() {
-            Some(r) => serde_json::to_value(r).map_err(|e| e.to_string()),
+        match found {
+            Some((r, Some(facts))) => Ok(json!({
+                "record": r,
+                "facts": serde_json::from_str::<Value>(&facts).unwrap_or(Value::Null),
+            })),
+            Some((r, None)) => serde_json::to_value(r).map_err(|e| e.to_string()),
             None => Err(format!(
                 "no record has the id or slug {key:?}; search_errors finds records by their text"
             )),
@@ -162,10 +177,13 @@ pub fn tools() -> Vec<Tool> {
         ),
         Tool::new(
             "get_error",
-            "One error record, by its id or slug.",
+            "One error record, by its id or slug; with facts: true, {record, facts}: the conditions under which it is raised, the state they read and where it is written, the callers and the handlers, as static analysis found them.",
             schema(json!({
                 "type": "object",
-                "properties": {"key": {"type": "string", "description": "a record id (16 hex digits) or slug"}},
+                "properties": {
+                    "key": {"type": "string", "description": "a record id (16 hex digits) or slug"},
+                    "facts": {"type": "boolean", "description": "also return the facts the explanation was written from"}
+                },
                 "required": ["key"]
             })),
         ),

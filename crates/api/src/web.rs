@@ -198,13 +198,20 @@ pub(crate) async fn search(
 }
 
 pub(crate) async fn record(State(s): Shared, UrlPath(key): UrlPath<String>) -> Response {
-    let found = s.with_store(|store| Ok(store.find(&key)?));
-    match found {
-        Ok(mut rs) if !rs.is_empty() => {
-            let r = rs.swap_remove(0);
-            page(&r.error_message, &record_html(&r)).into_response()
+    let found = s.with_store(|store| {
+        let mut rs = store.find(&key)?;
+        if rs.is_empty() {
+            return Ok(None);
         }
-        Ok(_) => error_page(
+        let r = rs.swap_remove(0);
+        let sources = store.explained_one(&r.id)?.and_then(|e| e.sources);
+        Ok(Some((r, sources)))
+    });
+    match found {
+        Ok(Some((r, sources))) => {
+            page(&r.error_message, &record_html(&r, sources.as_deref())).into_response()
+        }
+        Ok(None) => error_page(
             StatusCode::NOT_FOUND,
             &format!("No record has the id or slug {key:?}. Search for its message instead."),
         ),
@@ -212,7 +219,52 @@ pub(crate) async fn record(State(s): Shared, UrlPath(key): UrlPath<String>) -> R
     }
 }
 
-fn record_html(r: &Record) -> String {
+/// Prose of an explanation: escaped, with its `code` spans (and ``code with a ` in it``
+/// spans) set as code.
+fn prose_html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 32);
+    let mut rest = text;
+    while let Some(at) = rest.find('`') {
+        let (before, after) = rest.split_at(at);
+        out.push_str(&esc(before));
+        let (fence, body) = match after.strip_prefix("``") {
+            Some(body) => ("``", body),
+            None => ("`", &after[1..]),
+        };
+        match body.find(fence) {
+            Some(end) => {
+                let _ = write!(out, "<code>{}</code>", esc(body[..end].trim()));
+                rest = &body[end + fence.len()..];
+            }
+            None => {
+                out.push_str(&esc(after));
+                rest = "";
+            }
+        }
+    }
+    out.push_str(&esc(rest));
+    out
+}
+
+/// Who wrote the explanation: static analysis, or a model for the fields `sources` names.
+fn written_by(sources: Option<&str>) -> String {
+    let by_model: std::collections::BTreeMap<String, String> = sources
+        .and_then(|s| serde_json::from_str(s).ok())
+        .unwrap_or_default();
+    let mut models: Vec<&str> = by_model.values().map(String::as_str).collect();
+    models.sort_unstable();
+    models.dedup();
+    if models.is_empty() {
+        "Explanation written by static analysis of the code.".to_owned()
+    } else {
+        format!(
+            "Explanation rewritten by the model {} from the code and the facts static analysis found.",
+            models.join(", ")
+        )
+    }
+}
+
+fn record_html(r: &Record, sources: Option<&str>) -> String {
     let mut b = String::new();
     let _ = write!(b, "<h1 class=msg>{}</h1>", esc(&r.error_message));
     let mut kind = format!("{} ({})", r.error_type.as_str(), r.severity.as_str());
@@ -267,7 +319,7 @@ fn record_html(r: &Record) -> String {
     b.push_str("</table>");
     let section = |b: &mut String, title: &str, text: &str| {
         if !text.is_empty() {
-            let _ = write!(b, "<h2>{}</h2><p>{}</p>", esc(title), esc(text));
+            let _ = write!(b, "<h2>{}</h2><p>{}</p>", esc(title), prose_html(text));
         }
     };
     let code = |b: &mut String, title: &str, text: &str| {
@@ -284,11 +336,12 @@ fn record_html(r: &Record) -> String {
         if !items.is_empty() {
             let _ = write!(b, "<h2>{}</h2><ul>", esc(title));
             for i in items {
-                let _ = write!(b, "<li>{}</li>", esc(i));
+                let _ = write!(b, "<li>{}</li>", prose_html(i));
             }
             b.push_str("</ul>");
         }
     };
+    let _ = write!(b, "<p class=kind>{}</p>", esc(&written_by(sources)));
     section(&mut b, "What it means", &r.documentation);
     section(&mut b, "When it happens", &r.trigger_scenarios);
     section(&mut b, "Common situations", &r.common_situations);
@@ -438,4 +491,28 @@ pub(crate) async fn repo(
         b.push_str("</table>");
     }
     page(&q.name, &b).into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{prose_html, written_by};
+
+    #[test]
+    fn prose_sets_code_and_escapes_everything() {
+        assert_eq!(
+            prose_html("Call `release()` when `a < b` holds."),
+            "Call <code>release()</code> when <code>a &lt; b</code> holds."
+        );
+        assert_eq!(
+            prose_html("`` x == '`' `` and \"</script>\""),
+            "<code>x == &#39;`&#39;</code> and &quot;&lt;/script&gt;&quot;"
+        );
+        assert_eq!(prose_html("an odd ` alone"), "an odd ` alone");
+    }
+
+    #[test]
+    fn who_wrote_it() {
+        assert!(written_by(None).contains("static analysis"));
+        assert!(written_by(Some(r#"{"documentation":"qwen"}"#)).contains("model qwen"));
+    }
 }

@@ -107,6 +107,14 @@ fn an_agent_explains_the_seed_error_over_mcp() {
         json!({"name": "get_error", "arguments": {"key": id}}),
     );
     assert_eq!(r["result"]["structuredContent"]["errorMessage"], message);
+    // With its facts: what the explanation was written from.
+    let r = c.request(
+        "tools/call",
+        json!({"name": "get_error", "arguments": {"key": id, "facts": true}}),
+    );
+    let answer = &r["result"]["structuredContent"];
+    assert_eq!(answer["record"]["errorMessage"], message);
+    assert_eq!(answer["facts"]["function"]["name"], "release", "{r}");
     let r = c.request(
         "tools/call",
         json!({"name": "search_errors", "arguments": {"query": "lease", "limit": 3}}),
