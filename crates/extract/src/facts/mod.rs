@@ -737,6 +737,9 @@ impl<'t, 's> FileFacts<'t, 's> {
 
     /// `x.add(…)` and the like: the receiver and what the method does to it.
     fn mutation(&self, call: Node<'_>) -> Option<(String, Effect)> {
+        // Most calls are not mutations: the called name says so without a field lookup.
+        let (_, name) = refs::callee(call, self.src)?;
+        MUTATORS.iter().find(|(m, _)| *m == name)?;
         let (object, method) = if call.kind() == "method_invocation" {
             (
                 call.child_by_field_name("object")?,
