@@ -41,6 +41,7 @@ pub(crate) fn link(store: &mut Store, repo: &str) -> Result<Linked> {
     let (functions, classes) = store.link_names(repo)?;
     let mut names: HashSet<String> = functions.into_iter().collect();
     names.extend(classes.iter().filter_map(|c| handled_name(Some(c))));
+    names.extend(classes.iter().cloned());
     let index = store.ref_index(repo, &names, MAX_LINKS + 1)?;
     let mut linked = Linked::default();
     let mut after = i64::MIN;
@@ -62,6 +63,11 @@ pub(crate) fn link(store: &mut Store, repo: &str) -> Result<Linked> {
 /// The record with its callers and handlers, explained again, if they changed.
 fn relink(mut item: Explained, index: &RefIndex) -> Option<Explained> {
     let mut facts = serde_json::from_str::<Facts>(&item.facts).ok()?;
+    let sentinel = sentinel_name(
+        &item.record.file_path,
+        &facts,
+        item.record.error_class.as_deref(),
+    );
     let found_callers: Vec<Reference> = match &facts.function {
         Some(f) => callers(index, &f.name)
             .into_iter()
@@ -71,7 +77,16 @@ fn relink(mut item: Explained, index: &RefIndex) -> Option<Explained> {
             })
             .take(MAX_LINKS)
             .collect(),
-        None => Vec::new(),
+        // A Go sentinel (`var ErrX = errors.New(…)`): the functions that return it.
+        None => match &sentinel {
+            Some(name) => index
+                .get(RefKind::Use, name)
+                .iter()
+                .take(MAX_LINKS)
+                .map(|f| reference(f, true))
+                .collect(),
+            None => Vec::new(),
+        },
     };
     let found_handlers: Vec<Reference> = match handled_name(item.record.error_class.as_deref()) {
         Some(name) => handlers(index, &name, &found_callers),
@@ -97,6 +112,14 @@ fn relink(mut item: Explained, index: &RefIndex) -> Option<Explained> {
     explanation.apply(&mut item.record, Some(&fields));
     item.facts = serde_json::to_string(&facts).ok()?;
     Some(item)
+}
+
+/// The name a Go sentinel record is returned by: its class, when it is declared outside any
+/// function.
+fn sentinel_name(file: &str, facts: &Facts, class: Option<&str>) -> Option<String> {
+    let class = class?;
+    (file.ends_with(".go") && facts.function.is_none() && class.starts_with("Err"))
+        .then(|| class.to_owned())
 }
 
 /// The calls of `name`, unless so many files define a function of that name that a call

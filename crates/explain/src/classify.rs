@@ -154,7 +154,7 @@ pub(crate) fn background_tag(site: &Site<'_>) -> BackgroundTag {
         return BackgroundTag::IoFailure;
     }
     for (words, tag) in BACKGROUNDS {
-        if words.iter().any(|w| m.contains(w)) {
+        if words.iter().any(|w| has_keyword(&m, w)) {
             return *tag;
         }
     }
@@ -175,6 +175,21 @@ pub(crate) fn background_tag(site: &Site<'_>) -> BackgroundTag {
         return BackgroundTag::InvalidStateTransition;
     }
     BackgroundTag::InternalInvariant
+}
+
+/// Whether `text` holds `keyword` where a word starts. A keyword of 6 letters or more may be
+/// the start of a longer word (`authenticat` in `authentication`); a shorter one must be a
+/// word of its own, or with an ending (`tokens`, `reading`), so that `lock` is not found in
+/// `lockedfile`.
+fn has_keyword(text: &str, keyword: &str) -> bool {
+    const ENDINGS: &[&str] = &["", "s", "es", "d", "ed", "ing", "er", "ers"];
+    let word = |c: char| c.is_alphanumeric();
+    text.match_indices(keyword).any(|(at, _)| {
+        let starts = !text[..at].chars().next_back().is_some_and(word);
+        let rest = &text[at + keyword.len()..];
+        let ending = &rest[..rest.find(|c: char| !word(c)).unwrap_or(rest.len())];
+        starts && (keyword.len() >= 6 || ENDINGS.contains(&ending))
+    })
 }
 
 pub(crate) fn handling_strategy(site: &Site<'_>, bg: BackgroundTag) -> HandlingStrategy {
@@ -236,5 +251,22 @@ pub(crate) fn situation(bg: BackgroundTag) -> &'static str {
         BackgroundTag::Cancelled => "The operation was cancelled.",
         BackgroundTag::Deprecated => "A deprecated feature is used.",
         BackgroundTag::InternalInvariant => "An internal consistency check failed.",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::has_keyword;
+
+    #[test]
+    fn keywords_start_words() {
+        assert!(has_keyword("account is locked", "lock"));
+        assert!(!has_keyword(
+            "lockedfile.mutexat: path must be non-empty",
+            "lock"
+        ));
+        assert!(has_keyword("failed reading the file", "read"));
+        assert!(has_keyword("authentication failed", "authenticat"));
+        assert!(!has_keyword("unreadable", "read"));
     }
 }

@@ -222,6 +222,11 @@ pub(crate) fn example_fix(site: &Site<'_>) -> String {
     let c = comment(site.lang);
     let s = semi(site.lang);
     let fragment = fragment_line(site.message);
+    if let Some(name) = crate::prose::sentinel(site) {
+        return format!(
+            "// before: the error is passed on without a look\nif err != nil {{\n\treturn err\n}}\n// after: {name} is told apart from other errors\nif errors.Is(err, {name}) {{\n\t// handle \"{fragment}\" here\n}} else if err != nil {{\n\treturn err\n}}"
+        );
+    }
     if named_function(site).is_none() {
         return format!(
             "{c} before: {} raises \"{fragment}\" when it is loaded or run\n{c} after: meet the conditions above line {} before it runs",
@@ -314,6 +319,9 @@ pub(crate) fn type_guard(site: &Site<'_>) -> String {
             let c = site.class.unwrap_or("Exception");
             format!("def is_this_error(e: BaseException) -> bool:\n    return isinstance(e, {c}) and {frag} in str(e)")
         }
+        Lang::Go if matches!(site.error_type, ErrorType::Panic | ErrorType::Assertion) => format!(
+            "func isThisPanic(r any) bool {{\n\treturn r != nil && strings.Contains(fmt.Sprint(r), {frag})\n}}"
+        ),
         Lang::Go => match site.class {
             Some(sentinel) if sentinel.starts_with("Err") || sentinel.contains(".Err") => format!("func isThisError(err error) bool {{\n\treturn errors.Is(err, {sentinel})\n}}"),
             Some(ty) if ty.starts_with('*') || ty.ends_with("Error") => {
@@ -364,6 +372,9 @@ pub(crate) fn try_catch(site: &Site<'_>, strategy: HandlingStrategy) -> String {
     match site.lang {
         Lang::TypeScript | Lang::JavaScript => format!("try {{\n  {the_call}{s}\n}} catch (e) {{\n  if (isThisError(e)) {{\n    {action}\n  }} else {{\n    throw e;\n  }}\n}}"),
         Lang::Python => format!("try:\n    {the_call}\nexcept {} as e:\n    if not is_this_error(e):\n        raise\n    {action}", site.class.unwrap_or("Exception")),
+        Lang::Go if matches!(site.error_type, ErrorType::Panic | ErrorType::Assertion) => format!(
+            "defer func() {{\n\tif r := recover(); r != nil {{\n\t\tif !isThisPanic(r) {{\n\t\t\tpanic(r)\n\t\t}}\n\t\t{action}\n\t}}\n}}()\n{the_call}"
+        ),
         Lang::Go => format!("if err := {the_call}; err != nil {{\n\tif isThisError(err) {{\n\t\t{action}\n\t}} else {{\n\t\treturn err\n\t}}\n}}"),
         Lang::Rust => match site.error_type {
             ErrorType::Panic | ErrorType::Assertion => format!("let result = std::panic::catch_unwind(|| {the_call});\nif result.is_err() {{\n    {action}\n}}"),

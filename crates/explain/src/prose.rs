@@ -205,7 +205,16 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
             " It is raised when the `try` block before `{clause}` (line {line}) fails with what that clause catches: this site turns that error into this one."
         ));
     }
-    if guards.is_empty() && handler.is_none() {
+    if let Some(name) = sentinel(site) {
+        doc.push_str(&format!(
+            " `{name}` is a sentinel: one error value, declared once here and returned as it is{}; callers tell it apart with `errors.Is(err, {name})`.",
+            if facts.callers.is_empty() {
+                String::new()
+            } else {
+                format!(" by {}", and_list(&returners(site)))
+            }
+        ));
+    } else if guards.is_empty() && handler.is_none() {
         doc.push_str(&format!(
             " No condition in {} guards the raise: every run that gets to line {} raises it.",
             function_ref(site),
@@ -317,6 +326,28 @@ fn state_sentence(site: &Site<'_>, s: &State) -> String {
     out
 }
 
+/// The name of a Go sentinel error (`var ErrX = errors.New(…)` outside any function).
+pub(crate) fn sentinel<'a>(site: &Site<'a>) -> Option<&'a str> {
+    let class = site.class?;
+    (site.lang == Lang::Go && site.facts.function.is_none() && class.starts_with("Err"))
+        .then_some(class)
+}
+
+/// The functions that return a sentinel, each once, quoted.
+fn returners(site: &Site<'_>) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for c in &site.facts.callers {
+        if let Some(f) = &c.function {
+            let f = format!("`{f}()`");
+            if !names.contains(&f) {
+                names.push(f);
+            }
+        }
+    }
+    names.truncate(MAX_REFS);
+    names
+}
+
 /// The innermost `catch` or `except` clause the site is in, and its line.
 fn handler_of<'a>(site: &Site<'a>) -> Option<(&'a str, u32)> {
     site.facts.context.iter().rev().find_map(|c| match c {
@@ -356,7 +387,34 @@ pub(crate) fn trigger_scenarios(site: &Site<'_>) -> String {
             )
         }
         Some(f) => format!("A call to {} (`{}`)", function_ref(site), f.signature),
-        None => format!("Loading or running {}", site.file_path),
+        None => match sentinel(site) {
+            Some(name) if !facts.callers.is_empty() => {
+                let places: Vec<String> = facts
+                    .callers
+                    .iter()
+                    .take(MAX_REFS)
+                    .map(|c| {
+                        let from = c
+                            .function
+                            .as_deref()
+                            .map(|f| format!("`{f}()` at "))
+                            .unwrap_or_default();
+                        format!("{from}{}:{} (`{}`)", c.file, c.line, c.text)
+                    })
+                    .collect();
+                let more = facts.callers.len().saturating_sub(MAX_REFS);
+                let more = if more > 0 {
+                    format!(" and {more} more")
+                } else {
+                    String::new()
+                };
+                return format!(
+                    "`{name}` is returned by {}{more}. A call to one of them fails with it under the conditions of that `return`.",
+                    and_list(&places)
+                );
+            }
+            _ => format!("Loading or running {}", site.file_path),
+        },
     };
     let guards = guard_exprs(site);
     if let Some((clause, line)) = handler_of(site) {
@@ -504,6 +562,17 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
         if !out.contains(&s) {
             out.push(s);
         }
+    }
+    if let Some(name) = sentinel(site) {
+        let from = returners(site);
+        out.push(if from.is_empty() {
+            format!("Test the error with `errors.Is(err, {name})` and handle this case where it is returned.")
+        } else {
+            format!(
+                "Test the error of {} with `errors.Is(err, {name})` and handle this case there: the value is the same wherever it comes from.",
+                and_list(&from)
+            )
+        });
     }
     if let Some((clause, line)) = handler_of(site) {
         out.push(format!(

@@ -328,6 +328,8 @@ pub enum RefKind {
     Definition,
     /// A place that catches or tests for an error class or sentinel.
     Handler,
+    /// A place that returns a sentinel error value (Go's `return nil, ErrClosed`).
+    Use,
 }
 
 impl RefKind {
@@ -336,6 +338,7 @@ impl RefKind {
             RefKind::Call => "call",
             RefKind::Definition => "def",
             RefKind::Handler => "handler",
+            RefKind::Use => "use",
         }
     }
 }

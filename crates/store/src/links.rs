@@ -229,6 +229,7 @@ impl Store {
                 let kind = match kind {
                     "call" => RefKind::Call,
                     "handler" => RefKind::Handler,
+                    "use" => RefKind::Use,
                     "def" => {
                         index
                             .defined_in

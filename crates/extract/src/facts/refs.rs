@@ -33,6 +33,7 @@ const FUNCTION: u8 = 1;
 const CALL: u8 = 2;
 const ASSIGNMENT: u8 = 4;
 const HANDLER: u8 = 8;
+const RETURN: u8 = 16;
 
 /// Node kinds that may handle an error class, by language.
 fn handler_kind(lang: Lang, kind: &str) -> bool {
@@ -69,6 +70,9 @@ fn scan<'t>(lang: Lang, tree: &'t Tree, src: &str, facts: Option<&FileFacts<'t, 
             }
             if handler_kind(lang, kind) {
                 r |= HANDLER;
+            }
+            if lang == Lang::Go && kind == "return_statement" {
+                r |= RETURN;
             }
             r
         })
@@ -108,6 +112,12 @@ fn scan<'t>(lang: Lang, tree: &'t Tree, src: &str, facts: Option<&FileFacts<'t, 
         } else if role & HANDLER != 0 {
             for h in handled(lang, node, src) {
                 out.push(reference(RefKind::Handler, &h, node, enclosing(), src));
+            }
+        }
+        if role & RETURN != 0 {
+            let function = functions.iter().rev().find_map(|(_, n)| n.clone());
+            for s in returned_sentinels(node, src) {
+                out.push(reference(RefKind::Use, s, node, function.clone(), src));
             }
         }
         out.len() < MAX_REFS_PER_FILE
@@ -280,6 +290,27 @@ fn handled(lang: Lang, node: Node<'_>, src: &str) -> Vec<String> {
     }
 }
 
+/// The sentinel errors a Go `return` gives back: `ErrClosed` of `return nil, fs.ErrClosed`.
+fn returned_sentinels<'s>(ret: Node<'_>, src: &'s str) -> Vec<&'s str> {
+    let Some(list) = named(ret).into_iter().next() else {
+        return Vec::new();
+    };
+    let values = if list.kind() == "expression_list" {
+        named(list)
+    } else {
+        vec![list]
+    };
+    values
+        .into_iter()
+        .filter(|v| matches!(v.kind(), "identifier" | "selector_expression"))
+        .filter_map(|v| {
+            let t = crate::text::text(v, src);
+            let last = t.rsplit('.').next()?;
+            (last.starts_with("Err") && last.len() > 3 && is_name(last)).then_some(last)
+        })
+        .collect()
+}
+
 /// The last segment of a dotted name: `KeyError` of `builtins.KeyError`.
 fn last_name(s: &str) -> Option<String> {
     let last = s.rsplit(['.', ':']).next()?.trim();
@@ -335,6 +366,12 @@ mod tests {
         );
         assert!(r.contains(&(RefKind::Handler, "ErrNotExist".into(), Some("F".into()))));
         assert!(r.contains(&(RefKind::Handler, "ErrClosed".into(), Some("F".into()))));
+        let r = refs(
+            Lang::Go,
+            "a.go",
+            "package a\nfunc Open() (int, error) { return 0, fs.ErrNotExist }\n",
+        );
+        assert!(r.contains(&(RefKind::Use, "ErrNotExist".into(), Some("Open".into()))));
         let r = refs(
             Lang::Rust,
             "a.rs",
