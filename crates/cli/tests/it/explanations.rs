@@ -110,6 +110,12 @@ fn facts_in_each_language() {
     assert_eq!(pending["writes"][0]["conditions"][0], "force");
     assert_eq!(pending["writes"][1]["conditions"][0], "!open || retry");
     assert_eq!(refs(&f, "callers"), pairs(&[("client.ts", "flush")]));
+    // The default arm of a switch: none of the other values.
+    let f = facts_of(&s, &records, "unknown priority ${kind}");
+    assert_eq!(
+        conditions(&f),
+        pairs(&[("kind !== \"high\" && kind !== \"low\"", "case")])
+    );
 
     // Python: the elif side of an `if`/`and`, negated by De Morgan; fields of self written in
     // other methods; a caller and a handler in another file.

@@ -495,21 +495,15 @@ impl<'t, 's> FileFacts<'t, 's> {
             .and_then(|s| s.strip_suffix(')'))
             .unwrap_or(&subject_text)
             .to_owned();
-        let value = case
-            .child_by_field_name("pattern")
-            .or_else(|| case.child_by_field_name("value"))
-            .or_else(|| {
-                named(case)
-                    .into_iter()
-                    .find(|n| matches!(n.kind(), "case_pattern" | "switch_label"))
-            })?;
+        let Some((value, v)) = self.case_value(case) else {
+            // `default:` has no value.
+            return self.default_condition(case, &subject_text);
+        };
         if value.id() == child.id() || case.kind() == "type_case" {
             return None;
         }
-        let v = self.text(value);
-        let v = v.strip_prefix("case ").unwrap_or(&v).trim().to_owned();
-        if v == "_" || v == "default" || v.is_empty() {
-            return None;
+        if v == "_" || v == "default" {
+            return self.default_condition(case, &subject_text);
         }
         let text = match case.kind() {
             "match_arm" => {
@@ -538,6 +532,70 @@ impl<'t, 's> FileFacts<'t, 's> {
             _ => format!("{subject_text} == {v}"),
         };
         Some((Expr::atom(text, false), value))
+    }
+
+    /// The value (or pattern) node of a `case` or `match` arm, and its text without `case`.
+    fn case_value(&self, case: Node<'t>) -> Option<(Node<'t>, String)> {
+        let value = case
+            .child_by_field_name("pattern")
+            .or_else(|| case.child_by_field_name("value"))
+            .or_else(|| {
+                named(case)
+                    .into_iter()
+                    .find(|n| matches!(n.kind(), "case_pattern" | "switch_label"))
+            })?;
+        let v = self.text(value);
+        let v = v.strip_prefix("case ").unwrap_or(&v).trim().to_owned();
+        (!v.is_empty()).then_some((value, v))
+    }
+
+    /// The condition of the default arm: the subject is none of the other arms' values.
+    fn default_condition(&self, case: Node<'t>, subject: &str) -> Option<(Expr, Node<'t>)> {
+        const MAX_ARMS: usize = 8;
+        let parent = case.parent()?;
+        let mut values = Vec::new();
+        for arm in named(parent) {
+            if arm.id() == case.id() || !self.syn.cases.contains(&arm.kind()) {
+                continue;
+            }
+            let Some((value, v)) = self.case_value(arm) else {
+                continue;
+            };
+            if v == "_" || v == "default" {
+                continue;
+            }
+            if arm.kind() == "match_arm" && value.child_by_field_name("condition").is_some() {
+                // A guarded arm: its pattern alone does not say when it is taken.
+                return None;
+            }
+            if arm.kind() == "case_clause" && !is_identifier(&v.replace('.', "")) && !is_literal(&v)
+            {
+                return None;
+            }
+            values.extend(v.split(',').map(|p| p.trim().to_owned()));
+        }
+        if values.is_empty() || values.len() > MAX_ARMS || case.kind() == "type_case" {
+            return None;
+        }
+        let expr = match case.kind() {
+            "match_arm" => {
+                Expr::atom(format!("matches!({subject}, {})", values.join(" | ")), true).not()
+            }
+            kind => {
+                let op = if matches!(kind, "switch_case" | "switch_default") {
+                    "!=="
+                } else {
+                    "!="
+                };
+                Expr::And(
+                    values
+                        .iter()
+                        .map(|v| Expr::atom(format!("{subject} {op} {v}"), false))
+                        .collect(),
+                )
+            }
+        };
+        Some((expr, case))
     }
 
     /// The head of a `catch` or `except` clause: `catch (error)`, `except KeyError as e`.

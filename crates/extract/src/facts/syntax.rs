@@ -43,7 +43,7 @@ const JS: Syntax = Syntax {
     catches: &["catch_clause"],
     finallies: &["finally_clause"],
     switches: &["switch_statement"],
-    cases: &["switch_case"],
+    cases: &["switch_case", "switch_default"],
     exits: &[
         "return_statement",
         "throw_statement",
@@ -116,7 +116,7 @@ const GO: Syntax = Syntax {
     catches: &[],
     finallies: &[],
     switches: &["expression_switch_statement", "type_switch_statement"],
-    cases: &["expression_case", "type_case"],
+    cases: &["expression_case", "type_case", "default_case"],
     exits: &[
         "return_statement",
         "continue_statement",
