@@ -107,36 +107,6 @@ pub(crate) fn keep_written(r: &mut Record, prev: &Record, sources: &str) {
 }
 
 impl Store {
-    /// The records that have facts (of `repo`, or of every repository), in file and line
-    /// order.
-    pub fn explained(&self, repo: Option<&str>) -> Result<Vec<Explained>> {
-        let mut stmt = self.conn.prepare(
-            "SELECT id, json, facts, sources, content_hash FROM records
-             WHERE (?1 IS NULL OR repo = ?1) AND facts IS NOT NULL
-             ORDER BY repo, file_path, line_number",
-        )?;
-        let rows = stmt.query_map([repo], |r| {
-            Ok((
-                r.get::<_, String>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, String>(2)?,
-                r.get::<_, Option<String>>(3)?,
-                r.get::<_, String>(4)?,
-            ))
-        })?;
-        let mut out = Vec::new();
-        for row in rows {
-            let (id, json, facts, sources, content_hash) = row?;
-            out.push(Explained {
-                record: decode(&id, &json)?,
-                facts,
-                sources,
-                content_hash,
-            });
-        }
-        Ok(out)
-    }
-
     /// The function names and error classes of the records of `repo` that have facts: what
     /// linking looks up.
     pub fn link_names(&self, repo: &str) -> Result<(Vec<String>, Vec<String>)> {
@@ -185,6 +155,20 @@ impl Store {
             });
         }
         Ok((out, last))
+    }
+
+    /// The id, content hash and sources of every record with facts (of `repo`, or of all),
+    /// in store order: what deciding whether to enrich a record needs, without its JSON.
+    pub fn explained_ids(
+        &self,
+        repo: Option<&str>,
+    ) -> Result<Vec<(String, String, Option<String>)>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT id, content_hash, sources FROM records
+             WHERE (?1 IS NULL OR repo = ?1) AND facts IS NOT NULL ORDER BY seq",
+        )?;
+        let rows = stmt.query_map([repo], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
     /// One record with its facts and sources.

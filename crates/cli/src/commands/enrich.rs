@@ -4,7 +4,6 @@
 //! it stopped; an answer that names something the code does not have is rejected.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use anyhow::Result;
@@ -63,60 +62,85 @@ pub(crate) fn run(g: &Global, args: EnrichArgs) -> Result<()> {
     config.max_retries = args.retries;
     let client = Client::new(config).map_err(|e| Failure::Usage(e.to_string()))?;
     let mut store = db::for_writing(g)?;
-    let items = store.explained(args.repo.as_deref())?;
-    if items.is_empty() {
+    let ids = store.explained_ids(args.repo.as_deref())?;
+    if ids.is_empty() {
         return Err(Failure::NotFound(
             "no records with facts to enrich; run `errata index` first".into(),
         )
         .into());
     }
     let model = args.model.as_str();
+    // What each record needs, decided from small columns; records are read one at a time
+    // below, so memory does not grow with the store.
+    let mut ask: Vec<String> = Vec::new();
     let mut apply: Vec<Explained> = Vec::new();
-    let mut ask: Vec<Explained> = Vec::new();
-    let mut already = 0usize;
-    for item in items {
-        match todo(&store, &item, model)? {
+    let (mut already, mut from_cache) = (0usize, 0usize);
+    for (id, content_hash, sources) in ids {
+        match todo(&store, &content_hash, sources.as_deref(), model)? {
             Todo::Done => already += 1,
-            Todo::Cached(fields) => apply.push(written(item, *fields, model)),
-            Todo::Ask => ask.push(item),
+            Todo::Cached(fields) => {
+                if let Some(item) = store.explained_one(&id)? {
+                    apply.push(written(item, *fields, model));
+                    from_cache += 1;
+                }
+                if apply.len() >= 500 {
+                    store.update_explained(&apply)?;
+                    apply.clear();
+                }
+            }
+            Todo::Ask => ask.push(id),
         }
     }
-    let from_cache = apply.len();
     store.update_explained(&apply)?;
+    drop(apply);
     if let Some(n) = args.limit {
         ask.truncate(n);
     }
     let bar = progress_bar(ask.len() as u64);
-    let next = AtomicUsize::new(0);
-    let (tx, rx) = crossbeam_channel::bounded::<(usize, Result<Fields, Error>)>(64);
     let mut failures: BTreeMap<&'static str, (usize, String)> = BTreeMap::new();
     let mut enriched = 0usize;
+    let workers = args.concurrency.min(ask.len().max(1));
+    // A reader with its own connection feeds the workers; the main thread writes the answers.
+    let (work_tx, work_rx) = crossbeam_channel::bounded::<Explained>(workers * 2);
+    let (done_tx, done_rx) =
+        crossbeam_channel::bounded::<(Explained, Result<Fields, Error>)>(workers * 2);
+    let path = store.path().to_path_buf();
     std::thread::scope(|scope| -> Result<()> {
-        for _ in 0..args.concurrency.min(ask.len().max(1)) {
-            let tx = tx.clone();
-            let (ask, client, next) = (&ask, &client, &next);
-            scope.spawn(move || loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(item) = ask.get(i) else { break };
-                let answer = client.enrich(&Input {
-                    record: &item.record,
-                    facts: &item.facts,
-                });
-                if tx.send((i, answer)).is_err() {
-                    break;
+        let ask = &ask;
+        let reader = scope.spawn(move || -> Result<()> {
+            let reader = errata_store::Store::open_existing(&path)?;
+            for id in ask {
+                if let Some(item) = reader.explained_one(id)? {
+                    if work_tx.send(item).is_err() {
+                        break;
+                    }
+                }
+            }
+            Ok(())
+        });
+        for _ in 0..workers {
+            let (work_rx, done_tx, client) = (work_rx.clone(), done_tx.clone(), &client);
+            scope.spawn(move || {
+                for item in work_rx {
+                    let answer = client.enrich(&Input {
+                        record: &item.record,
+                        facts: &item.facts,
+                    });
+                    if done_tx.send((item, answer)).is_err() {
+                        break;
+                    }
                 }
             });
         }
-        drop(tx);
-        for (i, answer) in rx {
+        drop((work_rx, done_tx));
+        for (item, answer) in done_rx {
             bar.inc(1);
-            let item = &ask[i];
             match answer {
                 Ok(fields) => {
                     // Kept first: an interrupted run finds the answer and does not ask again.
                     let key = cache_key(&item.content_hash, model);
                     store.put_enrichment(&key, model, &serde_json::to_string(&fields)?, &now())?;
-                    store.update_explained(&[written(item.clone(), fields, model)])?;
+                    store.update_explained(&[written(item, fields, model)])?;
                     enriched += 1;
                 }
                 Err(e) => {
@@ -127,7 +151,7 @@ pub(crate) fn run(g: &Global, args: EnrichArgs) -> Result<()> {
                 }
             }
         }
-        Ok(())
+        reader.join().expect("the reader does not panic")
     })?;
     bar.finish_and_clear();
     let failed: usize = failures.values().map(|(n, _)| n).sum();
@@ -162,13 +186,16 @@ pub(crate) fn run(g: &Global, args: EnrichArgs) -> Result<()> {
 }
 
 /// What a record needs from this run.
-fn todo(store: &errata_store::Store, item: &Explained, model: &str) -> Result<Todo> {
-    let written_by: BTreeMap<String, String> = item
-        .sources
-        .as_deref()
+fn todo(
+    store: &errata_store::Store,
+    content_hash: &str,
+    sources: Option<&str>,
+    model: &str,
+) -> Result<Todo> {
+    let written_by: BTreeMap<String, String> = sources
         .and_then(|s| serde_json::from_str(s).ok())
         .unwrap_or_default();
-    let key = cache_key(&item.content_hash, model);
+    let key = cache_key(content_hash, model);
     let kept = store.enrichment(&key)?;
     let all_by_model = FIELD_NAMES
         .iter()
