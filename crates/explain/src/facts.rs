@@ -21,6 +21,9 @@ pub struct Facts {
     pub other_branch: Option<Branch>,
     /// The variables and fields the conditions read, and where the file writes them.
     pub state: Vec<State>,
+    /// Functions of the same file that the guards call, when all they do is return an
+    /// expression: what decides the guard.
+    pub helpers: Vec<Helper>,
     /// Environment variables and configuration fields the conditions depend on.
     pub config: Vec<ConfigRead>,
     /// Calls of the enclosing function in the repository (filled once the whole tree is read).
@@ -115,6 +118,16 @@ pub struct Branch {
     /// Its first statements, as written.
     pub statements: Vec<String>,
     pub line: u32,
+}
+
+/// A function a guard calls whose body is one `return` of an expression.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Helper {
+    pub name: String,
+    pub line: u32,
+    /// The expression it returns, as written.
+    pub returns: String,
 }
 
 /// How a name in a condition is bound.

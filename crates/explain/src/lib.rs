@@ -42,7 +42,7 @@ mod prose;
 
 pub use facts::{
     Binding, Branch, Condition, ConditionKind, ConfigRead, ConfigSource, Context, Effect, Facts,
-    Function, Parameter, Reference, State, Write,
+    Function, Helper, Parameter, Reference, State, Write,
 };
 
 use errata_lang::Lang;

@@ -116,6 +116,7 @@ pub(crate) fn fence_backticks(text: String, facts: &crate::Facts) -> String {
         }
     }
     codes.extend(facts.config.iter().map(|c| c.text.as_str()));
+    codes.extend(facts.helpers.iter().map(|h| h.returns.as_str()));
     codes.extend(
         facts
             .callers
@@ -253,6 +254,14 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
             }
             Binding::State => doc.push_str(&state_sentence(site, s)),
         }
+    }
+    for h in &facts.helpers {
+        doc.push_str(&format!(
+            " `{}()` (line {}) returns {}.",
+            h.name,
+            h.line,
+            ticked(&h.returns)
+        ));
     }
     for c in &facts.config {
         match c.source {

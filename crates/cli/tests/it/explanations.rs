@@ -277,6 +277,17 @@ fn the_seed_explanation_is_reproduced_from_facts() {
         "{fix}"
     );
     assert_eq!(r["backgroundTag"], "invalid-state-transition");
+    // A guard that calls a one-expression function of the file says what it returns.
+    let foreign = records
+        .iter()
+        .find(|r| r["errorMessage"] == "CreateOS lease does not belong to this environment.")
+        .unwrap();
+    let doc = foreign["documentation"].as_str().unwrap();
+    assert!(
+        doc.contains("`!metadataMatches(params, params.leaseMetadata)`")
+            && doc.contains("`metadataMatches()` (line 22) returns `metadata !== null && typeof metadata === \"object\" && params.environmentId !== undefined`"),
+        "{doc}"
+    );
     assert!(r["tags"]
         .as_array()
         .unwrap()

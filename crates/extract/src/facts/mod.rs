@@ -84,6 +84,8 @@ pub(crate) struct FileFacts<'t, 's> {
     src: &'s str,
     root: Node<'t>,
     writes: OnceCell<Vec<WriteSite<'t>>>,
+    /// The one-expression functions of the file, found when a guard first calls one.
+    functions: OnceCell<Vec<(String, u32, String)>>,
 }
 
 /// A write found in the file.
@@ -100,6 +102,7 @@ impl<'t, 's> FileFacts<'t, 's> {
             src,
             root,
             writes: OnceCell::new(),
+            functions: OnceCell::new(),
         }
     }
 
@@ -204,7 +207,130 @@ impl<'t, 's> FileFacts<'t, 's> {
         for text in &config_texts {
             env_reads(text, &mut facts.config);
         }
+        for (n, kind) in &walk.nodes {
+            if *kind != ConditionKind::EarlyExit {
+                self.helpers(*n, &mut facts.helpers);
+            }
+        }
         facts
+    }
+
+    /// The one-expression functions of this file that `cond` calls by a plain name (or
+    /// through `this.` / `self.`).
+    fn helpers(&self, cond: Node<'_>, out: &mut Vec<errata_explain::Helper>) {
+        const MAX_HELPERS: usize = 4;
+        let mut calls = Vec::new();
+        preorder(cond, |n| {
+            if self.syn.calls.contains(&n.kind()) {
+                calls.push(n);
+            }
+            true
+        });
+        for call in calls {
+            if out.len() >= MAX_HELPERS {
+                return;
+            }
+            let Some((head, name)) = refs::callee(call, self.src) else {
+                continue;
+            };
+            let plain = head == name
+                || head
+                    .strip_suffix(name)
+                    .is_some_and(|r| matches!(r, "this." | "self." | "self::" | "Self::"));
+            if !plain || out.iter().any(|h| h.name == name) {
+                continue;
+            }
+            let definitions = self
+                .functions
+                .get_or_init(|| self.one_expression_functions());
+            if let Some((line, returns)) = definitions
+                .iter()
+                .find(|(n, _, _)| n == name)
+                .map(|(_, l, r)| (*l, r.clone()))
+            {
+                out.push(errata_explain::Helper {
+                    name: name.to_owned(),
+                    line,
+                    returns,
+                });
+            }
+        }
+    }
+
+    /// The functions of the file whose body is one `return` of an expression (or an arrow's
+    /// expression body): name, line and the expression.
+    fn one_expression_functions(&self) -> Vec<(String, u32, String)> {
+        let mut out = Vec::new();
+        let is_function = |k: &str| {
+            matches!(
+                k,
+                "function_declaration"
+                    | "method_definition"
+                    | "arrow_function"
+                    | "function_definition"
+                    | "method_declaration"
+                    | "function_item"
+            )
+        };
+        preorder(self.root, |n| {
+            if is_function(n.kind()) {
+                if let Some(found) = self.one_expression(n) {
+                    out.push(found);
+                }
+            }
+            true
+        });
+        out
+    }
+
+    fn one_expression(&self, f: Node<'_>) -> Option<(String, u32, String)> {
+        let name = match f.child_by_field_name("name") {
+            Some(n) => crate::text::text(n, self.src).to_owned(),
+            None => {
+                let p = f.parent()?;
+                (p.kind() == "variable_declarator")
+                    .then(|| p.child_by_field_name("name"))
+                    .flatten()
+                    .map(|n| crate::text::text(n, self.src).to_owned())?
+            }
+        };
+        let body = f.child_by_field_name("body")?;
+        let line = f.start_position().row as u32 + 1;
+        if f.kind() == "arrow_function" && body.kind() != "statement_block" {
+            return Some((name, line, self.text(body)));
+        }
+        // The statements, without a docstring.
+        let stmts: Vec<Node<'_>> = named(body)
+            .into_iter()
+            .filter(|s| {
+                !(s.kind() == "expression_statement"
+                    && named(*s).first().is_some_and(|e| e.kind() == "string"))
+            })
+            .collect();
+        let [only] = stmts.as_slice() else {
+            return None;
+        };
+        let expr = match only.kind() {
+            "return_statement" | "return_expression" => named(*only).into_iter().next()?,
+            // A Rust tail expression.
+            k if f.kind() == "function_item"
+                && !k.ends_with("statement")
+                && !k.ends_with("declaration") =>
+            {
+                *only
+            }
+            _ => return None,
+        };
+        let expr = if expr.kind() == "expression_list" {
+            let items = named(expr);
+            if items.len() != 1 {
+                return None;
+            }
+            items[0]
+        } else {
+            expr
+        };
+        Some((name, line, self.text(expr)))
     }
 
     fn text(&self, node: Node<'_>) -> String {
