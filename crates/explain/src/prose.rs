@@ -357,6 +357,30 @@ fn returners(site: &Site<'_>) -> Vec<String> {
     names
 }
 
+/// The first few references, where each is and what it says, and how many more there are:
+/// `` `f()` at a.ts:3 (`g(x)`) and 2 more places ``.
+fn places(refs: &[crate::Reference]) -> String {
+    let shown: Vec<String> = refs
+        .iter()
+        .take(MAX_REFS)
+        .map(|c| {
+            let from = c
+                .function
+                .as_deref()
+                .map(|f| format!("`{f}()` at "))
+                .unwrap_or_default();
+            format!("{from}{}:{} (`{}`)", c.file, c.line, c.text)
+        })
+        .collect();
+    let more = refs.len().saturating_sub(MAX_REFS);
+    let more = match more {
+        0 => String::new(),
+        1 => " and 1 more place".to_owned(),
+        n => format!(" and {n} more places"),
+    };
+    format!("{}{more}", and_list(&shown))
+}
+
 /// The innermost `catch` or `except` clause the site is in, and its line.
 fn handler_of<'a>(site: &Site<'a>) -> Option<(&'a str, u32)> {
     site.facts.context.iter().rev().find_map(|c| match c {
@@ -368,58 +392,19 @@ fn handler_of<'a>(site: &Site<'a>) -> Option<(&'a str, u32)> {
 pub(crate) fn trigger_scenarios(site: &Site<'_>) -> String {
     let facts = site.facts;
     let mut out = match &facts.function {
-        Some(f) if !facts.callers.is_empty() => {
-            let callers: Vec<String> = facts
-                .callers
-                .iter()
-                .take(MAX_REFS)
-                .map(|c| {
-                    let from = c
-                        .function
-                        .as_deref()
-                        .map(|f| format!("`{f}()` at "))
-                        .unwrap_or_default();
-                    format!("{from}{}:{} (`{}`)", c.file, c.line, c.text)
-                })
-                .collect();
-            let more = facts.callers.len().saturating_sub(MAX_REFS);
-            let more = if more > 0 {
-                format!(" and {more} more place{}", if more == 1 { "" } else { "s" })
-            } else {
-                String::new()
-            };
-            let _ = f;
+        Some(_) if !facts.callers.is_empty() => {
             format!(
-                "{} is called from {}{more}. A call",
+                "{} is called from {}. A call",
                 function_ref(site),
-                and_list(&callers)
+                places(&facts.callers)
             )
         }
         Some(f) => format!("A call to {} (`{}`)", function_ref(site), f.signature),
         None => match sentinel(site) {
             Some(name) if !facts.callers.is_empty() => {
-                let places: Vec<String> = facts
-                    .callers
-                    .iter()
-                    .take(MAX_REFS)
-                    .map(|c| {
-                        let from = c
-                            .function
-                            .as_deref()
-                            .map(|f| format!("`{f}()` at "))
-                            .unwrap_or_default();
-                        format!("{from}{}:{} (`{}`)", c.file, c.line, c.text)
-                    })
-                    .collect();
-                let more = facts.callers.len().saturating_sub(MAX_REFS);
-                let more = if more > 0 {
-                    format!(" and {more} more")
-                } else {
-                    String::new()
-                };
                 return format!(
-                    "`{name}` is returned by {}{more}. A call to one of them fails with it under the conditions of that `return`.",
-                    and_list(&places)
+                    "`{name}` is returned by {}. A call to one of them fails with it under the conditions of that `return`.",
+                    places(&facts.callers)
                 );
             }
             _ => format!("Loading or running {}", site.file_path),
