@@ -248,9 +248,7 @@ fn prose_html(text: &str) -> String {
 
 /// Who wrote the explanation: static analysis, or a model for the fields `sources` names.
 fn written_by(sources: Option<&str>) -> String {
-    let by_model: std::collections::BTreeMap<String, String> = sources
-        .and_then(|s| serde_json::from_str(s).ok())
-        .unwrap_or_default();
+    let by_model = errata_store::written_by_model(sources);
     let mut models: Vec<&str> = by_model.values().map(String::as_str).collect();
     models.sort_unstable();
     models.dedup();

@@ -2,7 +2,7 @@
 //! its function and the handlers of its error class. A record whose callers or handlers
 //! changed is explained again; fields a model wrote stay as they are.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use anyhow::Result;
 use errata_explain::{explain_record, Facts, Reference, FIELDS};
@@ -98,16 +98,11 @@ fn relink(mut item: Explained, index: &RefIndex) -> Option<Explained> {
     facts.callers = found_callers;
     facts.handlers = found_handlers;
     let explanation = explain_record(&item.record, &facts)?;
-    let written_by_model: Vec<String> = item
-        .sources
-        .as_deref()
-        .and_then(|s| serde_json::from_str::<HashMap<String, String>>(s).ok())
-        .map(|m| m.into_keys().collect())
-        .unwrap_or_default();
+    let by_model = errata_store::written_by_model(item.sources.as_deref());
     let fields: Vec<&str> = FIELDS
         .iter()
         .copied()
-        .filter(|f| !written_by_model.iter().any(|w| w == f))
+        .filter(|f| !by_model.contains_key(*f))
         .collect();
     explanation.apply(&mut item.record, Some(&fields));
     item.facts = serde_json::to_string(&facts).ok()?;

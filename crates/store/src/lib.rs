@@ -17,7 +17,7 @@
 
 mod links;
 
-pub use links::{Explained, Found, RefIndex};
+pub use links::{written_by_model, Explained, Found, RefIndex};
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};

@@ -22,6 +22,14 @@ pub struct Explained {
     pub content_hash: String,
 }
 
+/// The fields a model wrote, and the model, from a record's `sources` (a JSON object; `None`
+/// or unreadable: static analysis wrote every field).
+pub fn written_by_model(sources: Option<&str>) -> std::collections::BTreeMap<String, String> {
+    sources
+        .and_then(|s| serde_json::from_str(s).ok())
+        .unwrap_or_default()
+}
+
 /// A call or handler found elsewhere in the repository.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Found {

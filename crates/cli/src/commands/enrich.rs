@@ -192,9 +192,7 @@ fn todo(
     sources: Option<&str>,
     model: &str,
 ) -> Result<Todo> {
-    let written_by: BTreeMap<String, String> = sources
-        .and_then(|s| serde_json::from_str(s).ok())
-        .unwrap_or_default();
+    let written_by = errata_store::written_by_model(sources);
     let key = cache_key(content_hash, model);
     let kept = store.enrichment(&key)?;
     let all_by_model = FIELD_NAMES

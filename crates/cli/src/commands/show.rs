@@ -53,9 +53,7 @@ pub(crate) fn run(g: &Global, args: ShowArgs) -> Result<()> {
 
 /// Which source wrote the explanation fields: static analysis, or a model for some of them.
 fn written_by(sources: Option<&str>) -> String {
-    let by_model: std::collections::BTreeMap<String, String> = sources
-        .and_then(|s| serde_json::from_str(s).ok())
-        .unwrap_or_default();
+    let by_model = errata_store::written_by_model(sources);
     if by_model.is_empty() {
         return "explanation: written by static analysis".to_owned();
     }
