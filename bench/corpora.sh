@@ -73,8 +73,9 @@ prepare_go() {
 prepare_java() {
   local dest=$out/jdk-src zip
   if [[ ! -d $dest ]]; then
+    # The package's symlink can be there without the package (a dangling link): test the file.
     zip=$(compgen -G "/usr/lib/jvm/java-17-openjdk-*/lib/src.zip" | head -n1 || true)
-    if [[ -z $zip ]]; then
+    if [[ -z $zip || ! -f $zip ]]; then
       apt_install openjdk-17-source
       zip=$(compgen -G "/usr/lib/jvm/java-17-openjdk-*/lib/src.zip" | head -n1)
     fi

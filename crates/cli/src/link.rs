@@ -6,6 +6,8 @@ use std::collections::HashSet;
 
 use anyhow::Result;
 use errata_explain::{explain_record, Facts, Reference, FIELDS};
+use errata_extract::WantedNames;
+use errata_lang::Lang;
 use errata_model::RefKind;
 use errata_store::{Explained, Found, RefIndex, Store};
 
@@ -14,6 +16,9 @@ const MAX_LINKS: usize = 20;
 /// A function name defined in more files than this (`__init__`, `new`, `run`) says nothing
 /// about which of them is called.
 const MAX_DEFINITIONS: usize = 8;
+/// A function called from more files than this (`Join`, `Close`, `assertEqual`) is a utility:
+/// a list of its callers says nothing about when this error happens.
+const MAX_CALLER_FILES: usize = 40;
 /// A class handled in more files than this is a common one: see [`handlers`].
 const MAX_HANDLER_FILES: usize = 5;
 /// Classes every handler of anything catches: a handler of them is not one of this error.
@@ -58,6 +63,44 @@ pub(crate) fn link(store: &mut Store, repo: &str) -> Result<Linked> {
         store.update_explained(&changed)?;
     }
     Ok(linked)
+}
+
+/// The names a file must mention for its references to matter to the records of `repo`:
+/// the functions that hold a record (unless the files already parsed define that name more
+/// than [`MAX_DEFINITIONS`] times, when its calls count for nothing), and the classes and
+/// sentinels handlers catch. A file that names none of them, as a call or definition for a
+/// function and as a word for the rest, would add no caller and no handler.
+pub(crate) fn wanted_names(store: &Store, repo: &str) -> Result<WantedNames> {
+    let held = store.link_names_by_lang(repo)?;
+    let names: HashSet<String> = held
+        .iter()
+        .filter_map(|h| h.function.clone())
+        .chain(held.iter().filter_map(|h| handled_name(h.class.as_deref())))
+        .collect();
+    // What the files parsed so far already settle: a name defined or called in too many
+    // files gets no callers, and a class handled in too many files gets only the handlers
+    // inside callers, whatever the other files hold.
+    let parsed = store.ref_index(repo, &names, 0)?;
+    let mut functions = Vec::new();
+    let mut words = Vec::new();
+    for h in held {
+        let Some(lang) = Lang::parse_name(&h.lang) else {
+            continue;
+        };
+        if let Some(f) = h.function.filter(|f| {
+            parsed.definitions(f) <= MAX_DEFINITIONS
+                && parsed.files(RefKind::Call, f) <= MAX_CALLER_FILES
+        }) {
+            functions.push((lang, f));
+        }
+        let handled = handled_name(h.class.as_deref())
+            .filter(|c| parsed.files(RefKind::Handler, c) <= MAX_HANDLER_FILES);
+        if let Some(name) = handled {
+            let word = name.rsplit("::").next().unwrap_or(&name).to_owned();
+            words.push((lang, word));
+        }
+    }
+    Ok(WantedNames::new(functions, words))
 }
 
 /// The record with its callers and handlers, explained again, if they changed.
@@ -121,7 +164,7 @@ fn sentinel_name(file: &str, facts: &Facts, class: Option<&str>) -> Option<Strin
 /// says nothing about which one it reaches.
 fn callers(index: &RefIndex, name: &str) -> Vec<Reference> {
     let defined = index.definitions(name);
-    if defined > MAX_DEFINITIONS {
+    if defined > MAX_DEFINITIONS || index.files(RefKind::Call, name) > MAX_CALLER_FILES {
         return Vec::new();
     }
     index
@@ -136,10 +179,10 @@ fn callers(index: &RefIndex, name: &str) -> Vec<Reference> {
 /// that call the record's function are about this error.
 fn handlers(index: &RefIndex, class: &str, callers: &[Reference]) -> Vec<Reference> {
     let all = index.get(RefKind::Handler, class);
-    let files: HashSet<&str> = all.iter().map(|h| h.file.as_str()).collect();
+    let files = index.files(RefKind::Handler, class);
     all.iter()
         .filter(|h| {
-            files.len() <= MAX_HANDLER_FILES
+            files <= MAX_HANDLER_FILES
                 || callers
                     .iter()
                     .any(|c| c.file == h.file && c.function.is_some() && c.function == h.function)

@@ -21,12 +21,15 @@
 //! # Source code layout
 //!
 //! - `walk`: which files are read, and why the others are skipped.
+//! - `deferred`: the references of files without a trigger word, parsed only when they name
+//!   something a record needs.
 //! - `rules`: one module per language, and the walk over a syntax tree they share.
 //! - `text`: string literals and format strings into message templates.
 //! - `provenance`: repository name, commit and permalinks, from git or from the user.
 //! - `build`: a site and its file into a record.
 
 mod build;
+mod deferred;
 mod facts;
 mod provenance;
 mod rules;
@@ -34,6 +37,7 @@ mod text;
 mod walk;
 
 pub use build::build_records;
+pub use deferred::{index_refs, RefsFound, WantedNames};
 pub use facts::find_refs;
 pub use provenance::Provenance;
 pub use rules::{find_sites, find_sites_by_walk, Site};

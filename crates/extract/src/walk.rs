@@ -90,6 +90,10 @@ pub struct FileIndexed {
     pub facts: Vec<errata_explain::Facts>,
     /// The calls, definitions and handlers of the file (empty when it was not parsed).
     pub refs: Vec<errata_model::Ref>,
+    /// Whether the file was read but not parsed: it has no trigger word, so no records, and
+    /// its references are found later, only if it names something a record needs
+    /// ([`crate::index_refs`]).
+    pub refs_pending: bool,
     /// Time spent on the explanations of the file: facts, references and the fields.
     pub explain_time: std::time::Duration,
     /// Whether the parse had syntax errors (the records come from the partial tree).
@@ -166,7 +170,7 @@ pub fn index(
     let root = Arc::new(prov.root.clone());
     builder.build_parallel().run(|| {
         let root = Arc::clone(&root);
-        let mut parsers: HashMap<(Lang, bool), tree_sitter::Parser> = HashMap::new();
+        let mut parsers = Parsers::default();
         Box::new(move |entry| {
             let entry = match entry {
                 Ok(e) => e,
@@ -273,7 +277,7 @@ fn read_one(
     options: &Options,
     known: &HashMap<String, String>,
     analyzed_at: &str,
-    parsers: &mut HashMap<(Lang, bool), tree_sitter::Parser>,
+    parsers: &mut Parsers,
 ) -> Event {
     let skip = |reason, detail: Option<String>| Event::Skipped {
         path: rel.clone(),
@@ -327,23 +331,29 @@ fn read_one(
             records: None,
             facts: Vec::new(),
             refs: Vec::new(),
+            refs_pending: false,
             explain_time: std::time::Duration::ZERO,
             parse_errors: false,
         });
     }
-    // A file without a trigger word has no error site, but its calls and handlers still link
-    // the records of other files to their callers.
-    let may_have_sites = crate::rules::may_have_sites(lang, &bytes);
-    let is_tsx = p.extension().is_some_and(|e| e == "tsx");
-    let parser = parsers.entry((lang, is_tsx)).or_insert_with(|| {
-        let mut parser = tree_sitter::Parser::new();
-        parser
-            .set_language(&lang.grammar(p))
-            .expect("grammar versions are pinned to the tree-sitter in use");
-        parser
-    });
-    let Some(tree) = parser.parse(src, None) else {
-        parser.reset();
+    // A file without a trigger word has no error site. Its calls and handlers may still link
+    // the records of other files to their callers, but most files name nothing a record
+    // needs: which ones do is known once every file with a site is indexed.
+    if !crate::rules::may_have_sites(lang, &bytes) {
+        return Event::File(FileIndexed {
+            path: rel,
+            lang,
+            bytes: size,
+            hash,
+            records: Some(Vec::new()),
+            facts: Vec::new(),
+            refs: Vec::new(),
+            refs_pending: true,
+            explain_time: std::time::Duration::ZERO,
+            parse_errors: false,
+        });
+    }
+    let Some(tree) = parsers.parse(lang, p, src) else {
         return skip(Skip::ParseFailed, None);
     };
     let parse_errors = tree.root_node().has_error();
@@ -351,17 +361,13 @@ fn read_one(
     let facts = crate::facts::FileFacts::new(lang, tree.root_node(), src);
     let refs = crate::facts::find_refs_and_writes(lang, &tree, src, &facts);
     crate::facts::spent(started.elapsed());
-    let sites = if may_have_sites {
-        crate::rules::find_sites_with(
-            lang,
-            &tree,
-            src,
-            options.include_tests || options.all,
-            facts,
-        )
-    } else {
-        Vec::new()
-    };
+    let sites = crate::rules::find_sites_with(
+        lang,
+        &tree,
+        src,
+        options.include_tests || options.all,
+        facts,
+    );
     let (records, facts) = build_records(prov, lang, &rel, src, sites, analyzed_at)
         .into_iter()
         .unzip();
@@ -373,13 +379,42 @@ fn read_one(
         records: Some(records),
         facts,
         refs,
+        refs_pending: false,
         explain_time: crate::facts::take_spent(),
         parse_errors,
     })
 }
 
+/// One tree-sitter parser per grammar, kept by a worker thread.
+#[derive(Default)]
+pub(crate) struct Parsers(HashMap<(Lang, bool), tree_sitter::Parser>);
+
+impl Parsers {
+    /// Parses `src`, the content of `path`, with the grammar of `lang`.
+    pub(crate) fn parse(
+        &mut self,
+        lang: Lang,
+        path: &Path,
+        src: &str,
+    ) -> Option<tree_sitter::Tree> {
+        let is_tsx = path.extension().is_some_and(|e| e == "tsx");
+        let parser = self.0.entry((lang, is_tsx)).or_insert_with(|| {
+            let mut parser = tree_sitter::Parser::new();
+            parser
+                .set_language(&lang.grammar(path))
+                .expect("grammar versions are pinned to the tree-sitter in use");
+            parser
+        });
+        let tree = parser.parse(src, None);
+        if tree.is_none() {
+            parser.reset();
+        }
+        tree
+    }
+}
+
 /// Reads a file unless it is larger than `max` bytes (`Ok(None)`).
-fn read_capped(p: &Path, max: u64) -> std::io::Result<Option<Vec<u8>>> {
+pub(crate) fn read_capped(p: &Path, max: u64) -> std::io::Result<Option<Vec<u8>>> {
     let f = std::fs::File::open(p)?;
     let len = f.metadata()?.len();
     if len > max {

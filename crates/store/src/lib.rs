@@ -17,7 +17,7 @@
 
 mod links;
 
-pub use links::{written_by_model, Explained, Found, RefIndex};
+pub use links::{written_by_model, Explained, Found, HeldBy, RefIndex};
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -162,6 +162,11 @@ CREATE TABLE enrichments (
 ) WITHOUT ROWID;
 UPDATE files SET hash = '';
 "#,
+    // Files without a trigger word are parsed for their references only when they name
+    // something a record needs; until then their references are pending.
+    r#"
+ALTER TABLE files ADD COLUMN refs_pending INTEGER NOT NULL DEFAULT 0;
+"#,
 ];
 
 /// The anchor word of a `messagePattern` ([`errata_model::PatternParts::anchor`]).
@@ -198,6 +203,8 @@ pub struct FileUpdate {
     pub facts: Vec<String>,
     /// The file's calls, definitions and handlers (used when `records` is `Some`).
     pub refs: Vec<errata_model::Ref>,
+    /// Whether the file's references are still to be found ([`Store::pending_refs`]).
+    pub refs_pending: bool,
 }
 
 /// What a batch write changed.
@@ -411,6 +418,10 @@ impl Store {
                 Some(records) => {
                     sum += replace_file_records(&tx, f, records)?;
                     links::replace_refs(&tx, &f.repo, &f.path, &f.refs)?;
+                    tx.prepare_cached(
+                        "UPDATE files SET refs_pending = ?3 WHERE repo = ?1 AND path = ?2",
+                    )?
+                    .execute(params![f.repo, f.path, f.refs_pending])?;
                 }
                 None => sum.unchanged += repoint(&tx, &f.repo, &f.path, sha, permalink)?,
             }

@@ -72,12 +72,23 @@ pub(crate) fn replace_refs(
     Ok(())
 }
 
+/// The language, enclosing function and class of a record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HeldBy {
+    pub lang: String,
+    pub function: Option<String>,
+    pub class: Option<String>,
+}
+
 /// The calls, definitions and handlers of a repository for a set of names, read from every
 /// file's references.
 #[derive(Debug, Default)]
 pub struct RefIndex {
     found: HashMap<(RefKind, String), Vec<Found>>,
     defined_in: HashMap<String, HashSet<String>>,
+    /// The files with a reference of each kind to each name (all of them, not only the first
+    /// `limit`).
+    files: HashMap<(RefKind, String), HashSet<String>>,
 }
 
 impl RefIndex {
@@ -91,6 +102,13 @@ impl RefIndex {
     /// How many files define a function named `name`.
     pub fn definitions(&self, name: &str) -> usize {
         self.defined_in.get(name).map_or(0, |s| s.len())
+    }
+
+    /// How many files have a reference of `kind` to `name`.
+    pub fn files(&self, kind: RefKind, name: &str) -> usize {
+        self.files
+            .get(&(kind, name.to_owned()))
+            .map_or(0, |s| s.len())
     }
 }
 
@@ -115,6 +133,44 @@ pub(crate) fn keep_written(r: &mut Record, prev: &Record, sources: &str) {
 }
 
 impl Store {
+    /// The files of `repo` whose references are still to be found, in path order.
+    pub fn pending_refs(&self, repo: &str) -> Result<Vec<String>> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT path FROM files WHERE repo = ?1 AND refs_pending = 1 ORDER BY path")?;
+        let rows = stmt.query_map([repo], |r| r.get(0))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Stores the references found for pending files, in one transaction; they are pending
+    /// no more.
+    pub fn put_refs(&mut self, repo: &str, found: &[(String, Vec<Ref>)]) -> Result<()> {
+        let tx = self.conn.transaction()?;
+        for (path, refs) in found {
+            replace_refs(&tx, repo, path, refs)?;
+            tx.prepare_cached("UPDATE files SET refs_pending = 0 WHERE repo = ?1 AND path = ?2")?
+                .execute(params![repo, path])?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// The distinct (language, function, class) of the records of `repo` that have facts.
+    pub fn link_names_by_lang(&self, repo: &str) -> Result<Vec<HeldBy>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT DISTINCT lang, json_extract(facts, '$.function.name'), error_class
+             FROM records WHERE repo = ?1 AND facts IS NOT NULL",
+        )?;
+        let rows = stmt.query_map([repo], |r| {
+            Ok(HeldBy {
+                lang: r.get(0)?,
+                function: r.get(1)?,
+                class: r.get(2)?,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     /// The function names and error classes of the records of `repo` that have facts: what
     /// linking looks up.
     pub fn link_names(&self, repo: &str) -> Result<(Vec<String>, Vec<String>)> {
@@ -232,7 +288,12 @@ impl Store {
                     }
                     _ => continue,
                 };
-                let list = index.found.entry((kind, name.to_owned())).or_default();
+                let key = (kind, name.to_owned());
+                let files = index.files.entry(key.clone()).or_default();
+                if !files.contains(&path) {
+                    files.insert(path.clone());
+                }
+                let list = index.found.entry(key).or_default();
                 if list.len() < limit {
                     list.push(Found {
                         file: path.clone(),

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use errata_extract::{Event, Options, Provenance, Skip};
+use errata_extract::{Event, Options, Provenance, RefsFound, Skip};
 use errata_store::{FileUpdate, WriteSummary};
 
 use crate::{db, now, Failure, Global};
@@ -53,6 +53,12 @@ struct Tally {
     removed: usize,
     linked: crate::link::Linked,
     link_time: Duration,
+    /// Files without a trigger word looked at for references after the walk, those of them
+    /// parsed, and the time it took.
+    deferred: u64,
+    deferred_parsed: u64,
+    bytes_parsed: u64,
+    deferred_time: Duration,
     /// Time the workers spent on facts, references and explanations (summed over threads).
     explain_time: Duration,
 }
@@ -134,8 +140,9 @@ fn index_one(
                     tally.files += 1;
                     tally.bytes += f.bytes;
                     tally.explain_time += f.explain_time;
-                    if f.records.is_some() {
+                    if f.records.is_some() && !f.refs_pending {
                         tally.parsed += 1;
+                        tally.bytes_parsed += f.bytes;
                     }
                     if f.parse_errors {
                         tally.parse_errors.push(f.path.clone());
@@ -156,6 +163,7 @@ fn index_one(
                             .map(|x| serde_json::to_string(x).expect("facts serialize"))
                             .collect(),
                         refs: f.refs,
+                        refs_pending: f.refs_pending,
                     });
                 }
                 Event::Skipped {
@@ -210,12 +218,59 @@ fn index_one(
         .map(|p| p.to_string_lossy().replace('\\', "/"))
         .unwrap_or_default();
     tally.removed += store.remove_missing(&prov.repo, &prefix, &seen)?;
+    let deferred = Instant::now();
+    pending_refs(store, prov, options, tally)?;
+    tally.deferred_time += deferred.elapsed();
     let linking = Instant::now();
     let linked = crate::link::link(store, &prov.repo)?;
     tally.linked.records += linked.records;
     tally.linked.explained_again += linked.explained_again;
     tally.link_time += linking.elapsed();
     Ok(())
+}
+
+/// Finds the references of the files left pending (no trigger word) that name something the
+/// records need, now that every record is stored.
+fn pending_refs(
+    store: &mut errata_store::Store,
+    prov: &Provenance,
+    options: &Options,
+    tally: &mut Tally,
+) -> Result<()> {
+    let pending = store.pending_refs(&prov.repo)?;
+    if pending.is_empty() {
+        return Ok(());
+    }
+    tally.deferred += pending.len() as u64;
+    let wanted = crate::link::wanted_names(store, &prov.repo)?;
+    let (tx, rx) = crossbeam_channel::bounded::<RefsFound>(1024);
+    std::thread::scope(|scope| -> Result<()> {
+        let (pending, wanted) = (&pending, &wanted);
+        scope.spawn(move || {
+            let sink = move |f: RefsFound| {
+                let _ = tx.send(f);
+            };
+            errata_extract::index_refs(&prov.root, pending, wanted, options.jobs, &sink);
+        });
+        let mut batch = Vec::with_capacity(BATCH);
+        for found in rx.iter() {
+            let Some(refs) = found.refs else { continue };
+            tally.parsed += 1;
+            tally.deferred_parsed += 1;
+            tally.bytes_parsed += found.bytes;
+            tally.explain_time += found.explain_time;
+            if found.parse_errors {
+                tally.parse_errors.push(found.path.clone());
+            }
+            batch.push((found.path, refs));
+            if batch.len() >= BATCH {
+                store.put_refs(&prov.repo, &batch)?;
+                batch.clear();
+            }
+        }
+        store.put_refs(&prov.repo, &batch)?;
+        Ok(())
+    })
 }
 
 fn progress_bar() -> indicatif::ProgressBar {
@@ -249,6 +304,7 @@ fn report(
             "repos": repos,
             "filesRead": t.files,
             "filesParsed": t.parsed,
+            "bytesParsed": t.bytes_parsed,
             "bytes": t.bytes,
             "skipped": skipped,
             "parseErrors": t.parse_errors.len(),
@@ -259,6 +315,9 @@ fn report(
             "records": stats.records,
             "byLang": stats.by_lang.iter().map(|(k, v)| (k.clone(), *v)).collect::<BTreeMap<_,_>>(),
             "byType": stats.by_type.iter().map(|(k, v)| (k.clone(), *v)).collect::<BTreeMap<_,_>>(),
+            "filesDeferred": t.deferred,
+            "deferredParsed": t.deferred_parsed,
+            "deferredSeconds": t.deferred_time.as_secs_f64(),
             "recordsLinked": t.linked.records,
             "recordsExplainedAgain": t.linked.explained_again,
             "linkSeconds": t.link_time.as_secs_f64(),

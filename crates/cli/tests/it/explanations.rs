@@ -81,6 +81,51 @@ fn pairs(items: &[(&str, &str)]) -> Vec<(String, String)> {
         .collect()
 }
 
+/// Indexes `dir` of `s` and returns the JSON summary.
+fn index_json(s: &Scratch, dir: &str) -> Value {
+    let out = s.ok(&["--json", "index", dir, "--repo", "acme/deferred"]);
+    serde_json::from_str(&out).unwrap()
+}
+
+#[test]
+fn a_file_without_a_trigger_word_is_parsed_only_when_it_names_what_a_record_needs() {
+    let s = Scratch::new();
+    let store = "def load(key):\n    if not key:\n        raise KeyError(f\"no key {key}\")\n    return key\n";
+    s.write("src/store.py", store);
+    // Neither file has a trigger word; only cli.py names a function that holds a record.
+    s.write(
+        "src/cli.py",
+        "from store import load, save\n\ndef main(argv):\n    save(argv)\n    return load(argv[0])\n",
+    );
+    s.write("src/notes.py", "def render(x):\n    return str(x)\n");
+    let first = index_json(&s, "src");
+    assert_eq!(first["filesDeferred"], 2, "{first}");
+    assert_eq!(first["deferredParsed"], 1, "{first}");
+    let records = s.records();
+    let f = facts_of(&s, &records, "no key {key}");
+    assert_eq!(refs(&f, "callers"), pairs(&[("cli.py", "main")]));
+
+    // cli.py is unchanged and already parsed; notes.py stays pending, and is parsed once a new
+    // record's function is one it calls.
+    s.write(
+        "src/store.py",
+        format!("{store}\ndef save(items):\n    if items is None:\n        raise ValueError(\"nothing to save\")\n\ndef str(x):\n    assert x, \"empty\"\n"),
+    );
+    let second = index_json(&s, "src");
+    assert_eq!(second["filesDeferred"], 1, "{second}");
+    assert_eq!(second["deferredParsed"], 1, "{second}");
+    let records = s.records();
+    let f = facts_of(&s, &records, "nothing to save");
+    assert_eq!(refs(&f, "callers"), pairs(&[("cli.py", "main")]));
+    let f = facts_of(&s, &records, "empty");
+    assert_eq!(refs(&f, "callers"), pairs(&[("notes.py", "render")]));
+
+    // Nothing changed: nothing is pending, nothing is parsed.
+    let third = index_json(&s, "src");
+    assert_eq!(third["filesDeferred"], 0, "{third}");
+    assert_eq!(third["filesParsed"], 0, "{third}");
+}
+
 #[test]
 fn facts_in_each_language() {
     let s = facts_fixture();

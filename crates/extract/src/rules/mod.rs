@@ -318,13 +318,14 @@ impl<'t, 's> Collector<'t, 's> {
     }
 }
 
+/// A logging call needs a receiver that `is_logger` accepts; each of those contains one of
+/// these (case-insensitively).
+const LOGGERS: &[&str] = &["log", "console", "zap", "sugar", "tracing"];
+
 /// Words without which a file of `lang` cannot hold an error site: `(case-sensitive,
 /// case-insensitive)`. A file with none of them is not parsed. Every rule's construct must
 /// contain one of these words; the fixtures and the recall tests on real code hold them to it.
 pub(crate) fn triggers(lang: Lang) -> (&'static [&'static str], &'static [&'static str]) {
-    // A logging call needs a receiver that `is_logger` accepts; each of those contains one of
-    // these (case-insensitively).
-    const LOGGERS: &[&str] = &["log", "console", "zap", "sugar", "tracing"];
     // A constructed error's class is named `…Error` or `…Exception` (case matters: the words
     // in comments and prose do not count); the rest are keywords and method names.
     const JS: &[&str] = &[
@@ -415,10 +416,37 @@ fn automata(lang: Lang) -> &'static (Option<AhoCorasick>, Option<AhoCorasick>) {
 
 /// Whether `src` holds any trigger word of `lang` (see [`triggers`]): a file without one is
 /// not parsed, as ripgrep skips what a literal cannot match.
+///
+/// A logger word counts only where it ends a receiver that calls a method of warning level or
+/// above (`log.Fatalf(`, `this.logger?.error(`): "log" is in `catalog` and `Login` too, and
+/// most files that name a logger only log at lower levels.
 pub(crate) fn may_have_sites(lang: Lang, src: &[u8]) -> bool {
     let (exact, folded) = automata(lang);
-    exact.as_ref().is_some_and(|a| a.is_match(src))
-        || folded.as_ref().is_some_and(|a| a.is_match(src))
+    if exact.as_ref().is_some_and(|a| a.is_match(src)) {
+        return true;
+    }
+    let Some(folded) = folded else {
+        return false;
+    };
+    let words = triggers(lang).1;
+    folded
+        .find_overlapping_iter(src)
+        .any(|m| !LOGGERS.contains(&words[m.pattern().as_usize()]) || logs_at_warning(src, m.end()))
+}
+
+/// Whether the logger word ending at `end` is followed by the rest of its name and a call of
+/// a method [`log_severity`] knows.
+fn logs_at_warning(src: &[u8], end: usize) -> bool {
+    let ident = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_';
+    let rest = &src[end..];
+    let rest = &rest[rest.iter().take_while(|b| ident(b)).count()..];
+    let rest = &rest[rest.iter().take_while(|b| b.is_ascii_whitespace()).count()..];
+    let rest = rest.strip_prefix(b"?").unwrap_or(rest);
+    let Some(rest) = rest.strip_prefix(b".") else {
+        return false;
+    };
+    let method_len = rest.iter().take_while(|b| ident(b)).count();
+    std::str::from_utf8(&rest[..method_len]).is_ok_and(|m| log_severity(m).is_some())
 }
 
 /// Byte ranges of every trigger word in `src`, overlapping ones included.
@@ -696,5 +724,19 @@ mod tests {
         assert!(is_logger("this.logger"));
         assert!(is_logger("LOG"));
         assert!(!is_logger("catalog"));
+    }
+
+    #[test]
+    fn a_logger_word_triggers_only_before_a_call_at_warning_level() {
+        let go = |src: &str| may_have_sites(Lang::Go, src.as_bytes());
+        assert!(go("log.Fatalf(\"no config: %v\", err)"));
+        assert!(go("s.logger\n\t.Error(\"closed\")"));
+        assert!(go("klog.Warningf(\"slow\")"));
+        assert!(!go("// see the catalog\nlog.Printf(\"started\")"));
+        assert!(!go("func Login(u User) bool { return u.ok }"));
+        assert!(go("panic(\"unreachable\")"));
+        let js = |src: &str| may_have_sites(Lang::JavaScript, src.as_bytes());
+        assert!(js("this.logger?.warn(`slow ${ms}`)"));
+        assert!(!js("console.log('hi')"));
     }
 }
