@@ -47,7 +47,7 @@ pub(crate) fn link(store: &mut Store, repo: &str) -> Result<Linked> {
     let mut names: HashSet<String> = functions.into_iter().collect();
     names.extend(classes.iter().filter_map(|c| handled_name(Some(c))));
     names.extend(classes.iter().cloned());
-    let index = store.ref_index(repo, &names, MAX_LINKS + 1)?;
+    let index = store.ref_index(repo, &names, MAX_LINKS + 1, &family)?;
     let mut linked = Linked::default();
     let mut after = i64::MIN;
     loop {
@@ -80,21 +80,25 @@ pub(crate) fn wanted_names(store: &Store, repo: &str) -> Result<WantedNames> {
     // What the files parsed so far already settle: a name defined or called in too many
     // files gets no callers, and a class handled in too many files gets only the handlers
     // inside callers, whatever the other files hold.
-    let parsed = store.ref_index(repo, &names, 0)?;
+    let parsed = store.ref_index(repo, &names, 0, &family)?;
     let mut functions = Vec::new();
     let mut words = Vec::new();
     for h in held {
         let Some(lang) = Lang::parse_name(&h.lang) else {
             continue;
         };
+        let fam = lang_family(lang);
+        // A Go sentinel is linked through the functions that return it, however often it
+        // is handled.
+        let sentinel = lang == Lang::Go && h.function.is_none();
         if let Some(f) = h.function.filter(|f| {
-            parsed.definitions(f) <= MAX_DEFINITIONS
-                && parsed.files(RefKind::Call, f) <= MAX_CALLER_FILES
+            parsed.definitions(f, fam) <= MAX_DEFINITIONS
+                && parsed.files(RefKind::Call, f, fam) <= MAX_CALLER_FILES
         }) {
             functions.push((lang, f));
         }
         let handled = handled_name(h.class.as_deref())
-            .filter(|c| parsed.files(RefKind::Handler, c) <= MAX_HANDLER_FILES);
+            .filter(|c| sentinel || parsed.files(RefKind::Handler, c, fam) <= MAX_HANDLER_FILES);
         if let Some(name) = handled {
             let word = name.rsplit("::").next().unwrap_or(&name).to_owned();
             words.push((lang, word));
@@ -106,13 +110,14 @@ pub(crate) fn wanted_names(store: &Store, repo: &str) -> Result<WantedNames> {
 /// The record with its callers and handlers, explained again, if they changed.
 fn relink(mut item: Explained, index: &RefIndex) -> Option<Explained> {
     let mut facts = serde_json::from_str::<Facts>(&item.facts).ok()?;
+    let fam = family(&item.record.file_path);
     let sentinel = sentinel_name(
         &item.record.file_path,
         &facts,
         item.record.error_class.as_deref(),
     );
     let found_callers: Vec<Reference> = match &facts.function {
-        Some(f) => callers(index, &f.name)
+        Some(f) => callers(index, &f.name, fam)
             .into_iter()
             // A call from the function itself is recursion, not a caller.
             .filter(|c| {
@@ -123,7 +128,7 @@ fn relink(mut item: Explained, index: &RefIndex) -> Option<Explained> {
         // A Go sentinel (`var ErrX = errors.New(…)`): the functions that return it.
         None => match &sentinel {
             Some(name) => index
-                .get(RefKind::Use, name)
+                .get(RefKind::Use, name, fam)
                 .iter()
                 .take(MAX_LINKS)
                 .map(|f| reference(f, true))
@@ -132,7 +137,7 @@ fn relink(mut item: Explained, index: &RefIndex) -> Option<Explained> {
         },
     };
     let found_handlers: Vec<Reference> = match handled_name(item.record.error_class.as_deref()) {
-        Some(name) => handlers(index, &name, &found_callers),
+        Some(name) => handlers(index, &name, fam, &found_callers),
         None => Vec::new(),
     };
     if facts.callers == found_callers && facts.handlers == found_handlers {
@@ -162,13 +167,13 @@ fn sentinel_name(file: &str, facts: &Facts, class: Option<&str>) -> Option<Strin
 
 /// The calls of `name`, unless so many files define a function of that name that a call
 /// says nothing about which one it reaches.
-fn callers(index: &RefIndex, name: &str) -> Vec<Reference> {
-    let defined = index.definitions(name);
-    if defined > MAX_DEFINITIONS || index.files(RefKind::Call, name) > MAX_CALLER_FILES {
+fn callers(index: &RefIndex, name: &str, fam: u8) -> Vec<Reference> {
+    let defined = index.definitions(name, fam);
+    if defined > MAX_DEFINITIONS || index.files(RefKind::Call, name, fam) > MAX_CALLER_FILES {
         return Vec::new();
     }
     index
-        .get(RefKind::Call, name)
+        .get(RefKind::Call, name, fam)
         .iter()
         .map(|f| reference(f, defined <= 1))
         .collect()
@@ -177,9 +182,9 @@ fn callers(index: &RefIndex, name: &str) -> Vec<Reference> {
 /// The handlers of a class. A class caught all over the repository (`ValueError`,
 /// `IllegalStateException`) is caught for many reasons: only the handlers in the functions
 /// that call the record's function are about this error.
-fn handlers(index: &RefIndex, class: &str, callers: &[Reference]) -> Vec<Reference> {
-    let all = index.get(RefKind::Handler, class);
-    let files = index.files(RefKind::Handler, class);
+fn handlers(index: &RefIndex, class: &str, fam: u8, callers: &[Reference]) -> Vec<Reference> {
+    let all = index.get(RefKind::Handler, class, fam);
+    let files = index.files(RefKind::Handler, class, fam);
     all.iter()
         .filter(|h| {
             files <= MAX_HANDLER_FILES
@@ -190,6 +195,16 @@ fn handlers(index: &RefIndex, class: &str, callers: &[Reference]) -> Vec<Referen
         .take(MAX_LINKS)
         .map(|h| reference(h, true))
         .collect()
+}
+
+/// The family of a file ([`Lang::family`]): only references from files of the record's
+/// family count for it.
+fn family(path: &str) -> u8 {
+    Lang::from_path(std::path::Path::new(path)).map_or(u8::MAX, lang_family)
+}
+
+fn lang_family(lang: Lang) -> u8 {
+    lang.family() as u8
 }
 
 fn reference(f: &Found, exact: bool) -> Reference {

@@ -22,21 +22,21 @@ use crate::walk::{read_capped, Parsers};
 /// handlers are Go files.
 #[derive(Debug, Default)]
 pub struct WantedNames {
-    /// Per language family ([`family`]): the automaton and, per pattern, whether only a
+    /// Per language family ([`Lang::family`]): the automaton and, per pattern, whether only a
     /// call- or definition-shaped use counts (`name(`, and per language `name<`, `name[`,
     /// `name =`), rather than any use of the word.
     families: [Option<(AhoCorasick, Vec<bool>)>; 5],
     len: usize,
 }
 
-/// Languages whose files call each other's functions share a family.
+/// The slot of a language's family ([`Lang::family`]).
 fn family(lang: Lang) -> usize {
-    match lang {
-        Lang::TypeScript | Lang::JavaScript => 0,
+    match lang.family() {
         Lang::Python => 1,
         Lang::Go => 2,
         Lang::Rust => 3,
         Lang::Java => 4,
+        _ => 0,
     }
 }
 
@@ -97,13 +97,19 @@ impl WantedNames {
     /// Whether `src`, a file of `lang`, names one of the wanted names of its language as a
     /// whole word (and, for a function, in the shape of a call or a definition).
     pub fn found_in(&self, lang: Lang, src: &[u8]) -> bool {
-        let Some((automaton, called)) = &self.families[family(lang)] else {
-            return false;
-        };
-        automaton.find_overlapping_iter(src).any(|m| {
+        self.first_in(lang, src).is_some()
+    }
+
+    /// The first wanted name `src` names, as [`WantedNames::found_in`] looks for it.
+    pub fn first_in<'s>(&self, lang: Lang, src: &'s [u8]) -> Option<&'s [u8]> {
+        let (automaton, called) = self.families[family(lang)].as_ref()?;
+        let m = automaton.find_overlapping_iter(src).find(|m| {
             let before = m.start().checked_sub(1).map(|i| src[i]);
             let after = src.get(m.end()).copied();
-            if before.is_some_and(is_ident) || after.is_some_and(is_ident) {
+            if before.is_some_and(is_ident)
+                || after.is_some_and(is_ident)
+                || in_comment_line(lang, src, m.start())
+            {
                 return false;
             }
             if !called[m.pattern().as_usize()] {
@@ -114,7 +120,24 @@ impl WantedNames {
                 .take(64)
                 .find(|b| !matches!(b, b' ' | b'\t'))
                 .is_some_and(|b| call_shaped(lang, *b))
-        })
+        })?;
+        Some(&src[m.start()..m.end()])
+    }
+}
+
+/// Whether the line holding byte `at` is a comment from its start (`// …`, `/* …`, `# …`):
+/// names in documentation (`// Zero returns …`, `//go:build (linux)`) are not uses. A line
+/// that only ends in a comment still counts.
+fn in_comment_line(lang: Lang, src: &[u8], at: usize) -> bool {
+    let start = src[..at]
+        .iter()
+        .rposition(|b| *b == b'\n')
+        .map_or(0, |i| i + 1);
+    let line = &src[start..at];
+    let line = &line[line.iter().take_while(|b| b.is_ascii_whitespace()).count()..];
+    match lang {
+        Lang::Python => line.starts_with(b"#"),
+        _ => line.starts_with(b"//") || line.starts_with(b"/*"),
     }
 }
 
@@ -182,7 +205,7 @@ fn refs_of(
     // A file that went away or cannot be read is the next walk's to report.
     let bytes = read_capped(&full, u64::MAX).ok()??;
     let src = std::str::from_utf8(&bytes).ok()?;
-    if !wanted.found_in(lang, &bytes) {
+    let Some(name) = wanted.first_in(lang, &bytes) else {
         return Some(RefsFound {
             path: path.to_owned(),
             refs: None,
@@ -190,7 +213,8 @@ fn refs_of(
             bytes: bytes.len() as u64,
             explain_time: std::time::Duration::ZERO,
         });
-    }
+    };
+    tracing::debug!(path, name = %String::from_utf8_lossy(name), "parsed for references");
     let tree = parsers.parse(lang, &full, src)?;
     let started = std::time::Instant::now();
     let refs = crate::facts::find_refs(lang, &tree, src);
@@ -221,10 +245,13 @@ mod tests {
         assert!(js("await release (params, true)"));
         assert!(js("const release = async () => {}"));
         assert!(!js("// see the release notes"));
+        assert!(!js("  // release() is called by stop\n"));
+        assert!(js("stop(); // then release(x)\nrelease(y)"));
         assert!(!js("releases(x); prerelease(y)"));
         let py = |s: &str| wanted.found_in(Lang::Python, s.as_bytes());
         assert!(py("except QuotaError as e:"));
         assert!(!py("except QuotaErrors:"));
+        assert!(!py("    # except QuotaError: retry"));
         assert!(
             !py("release()"),
             "a TypeScript function is not called from Python"

@@ -65,6 +65,15 @@ impl Lang {
             .map(|&(_, l)| l)
     }
 
+    /// The language whose files call each other's functions with this one's: JavaScript
+    /// for TypeScript, the language itself otherwise.
+    pub fn family(self) -> Lang {
+        match self {
+            Lang::TypeScript => Lang::JavaScript,
+            l => l,
+        }
+    }
+
     /// The lower-case name used in summaries, filters and the store.
     pub fn name(self) -> &'static str {
         match self {

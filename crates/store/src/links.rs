@@ -84,30 +84,32 @@ pub struct HeldBy {
 /// file's references.
 #[derive(Debug, Default)]
 pub struct RefIndex {
-    found: HashMap<(RefKind, String), Vec<Found>>,
-    defined_in: HashMap<String, HashSet<String>>,
+    found: HashMap<(RefKind, String, u8), Vec<Found>>,
+    defined_in: HashMap<(String, u8), HashSet<String>>,
     /// The files with a reference of each kind to each name (all of them, not only the first
     /// `limit`).
-    files: HashMap<(RefKind, String), HashSet<String>>,
+    files: HashMap<(RefKind, String, u8), HashSet<String>>,
 }
 
 impl RefIndex {
-    /// The references of `kind` to `name`, in file and line order.
-    pub fn get(&self, kind: RefKind, name: &str) -> &[Found] {
+    /// The references of `kind` to `name` in files of `family`, in file and line order.
+    pub fn get(&self, kind: RefKind, name: &str, family: u8) -> &[Found] {
         self.found
-            .get(&(kind, name.to_owned()))
+            .get(&(kind, name.to_owned(), family))
             .map_or(&[], |v| v.as_slice())
     }
 
-    /// How many files define a function named `name`.
-    pub fn definitions(&self, name: &str) -> usize {
-        self.defined_in.get(name).map_or(0, |s| s.len())
+    /// How many files of `family` define a function named `name`.
+    pub fn definitions(&self, name: &str, family: u8) -> usize {
+        self.defined_in
+            .get(&(name.to_owned(), family))
+            .map_or(0, |s| s.len())
     }
 
-    /// How many files have a reference of `kind` to `name`.
-    pub fn files(&self, kind: RefKind, name: &str) -> usize {
+    /// How many files of `family` have a reference of `kind` to `name`.
+    pub fn files(&self, kind: RefKind, name: &str, family: u8) -> usize {
         self.files
-            .get(&(kind, name.to_owned()))
+            .get(&(kind, name.to_owned(), family))
             .map_or(0, |s| s.len())
     }
 }
@@ -255,7 +257,17 @@ impl Store {
     }
 
     /// The references to `names` in `repo`, keeping at most `limit` of each kind per name.
-    pub fn ref_index(&self, repo: &str, names: &HashSet<String>, limit: usize) -> Result<RefIndex> {
+    ///
+    /// `family` sorts files into the groups whose references count for each other (files of
+    /// one language, or of languages that call each other's functions): a Go function of a
+    /// name does not make a JavaScript call of that name ambiguous.
+    pub fn ref_index(
+        &self,
+        repo: &str,
+        names: &HashSet<String>,
+        limit: usize,
+        family: &dyn Fn(&str) -> u8,
+    ) -> Result<RefIndex> {
         let mut index = RefIndex::default();
         let mut stmt = self
             .conn
@@ -264,6 +276,7 @@ impl Store {
         while let Some(row) = rows.next()? {
             let path: String = row.get(0)?;
             let blob: String = row.get(1)?;
+            let fam = family(&path);
             for line in blob.lines() {
                 let mut f = line.splitn(5, '\t');
                 let (Some(kind), Some(name), Some(at), Some(function), Some(text)) =
@@ -281,14 +294,14 @@ impl Store {
                     "def" => {
                         index
                             .defined_in
-                            .entry(name.to_owned())
+                            .entry((name.to_owned(), fam))
                             .or_default()
                             .insert(path.clone());
                         continue;
                     }
                     _ => continue,
                 };
-                let key = (kind, name.to_owned());
+                let key = (kind, name.to_owned(), fam);
                 let files = index.files.entry(key.clone()).or_default();
                 if !files.contains(&path) {
                     files.insert(path.clone());

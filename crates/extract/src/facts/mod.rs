@@ -10,6 +10,7 @@ pub use refs::find_refs;
 pub(crate) use refs::find_refs_and_writes;
 
 use std::cell::OnceCell;
+use std::collections::HashMap;
 
 use errata_explain::{
     Binding, Branch, Condition, ConditionKind, ConfigRead, ConfigSource, Context, Effect, Facts,
@@ -86,6 +87,11 @@ pub(crate) struct FileFacts<'t, 's> {
     writes: OnceCell<Vec<WriteSite<'t>>>,
     /// The one-expression functions of the file, found when a guard first calls one.
     functions: OnceCell<Vec<(String, u32, String)>>,
+    /// The functions of the file that may be helpers, found by a walk the caller made anyway.
+    helper_nodes: OnceCell<Vec<Node<'t>>>,
+    /// The local declarations of each function (by node id) a guard reads a name of, with
+    /// their lines: gathered once per function, not once per name and site.
+    locals: std::cell::RefCell<HashMap<usize, Vec<(u32, Node<'t>)>>>,
 }
 
 /// A write found in the file.
@@ -103,6 +109,8 @@ impl<'t, 's> FileFacts<'t, 's> {
             root,
             writes: OnceCell::new(),
             functions: OnceCell::new(),
+            helper_nodes: OnceCell::new(),
+            locals: Default::default(),
         }
     }
 
@@ -260,27 +268,25 @@ impl<'t, 's> FileFacts<'t, 's> {
     /// The functions of the file whose body is one `return` of an expression (or an arrow's
     /// expression body): name, line and the expression.
     fn one_expression_functions(&self) -> Vec<(String, u32, String)> {
-        let mut out = Vec::new();
-        let is_function = |k: &str| {
-            matches!(
-                k,
-                "function_declaration"
-                    | "method_definition"
-                    | "arrow_function"
-                    | "function_definition"
-                    | "method_declaration"
-                    | "function_item"
-            )
-        };
-        preorder(self.root, |n| {
-            if is_function(n.kind()) {
-                if let Some(found) = self.one_expression(n) {
-                    out.push(found);
+        let helpers = self.helper_nodes.get_or_init(|| {
+            let mut out = Vec::new();
+            preorder(self.root, |n| {
+                if is_helper_kind(n.kind()) {
+                    out.push(n);
                 }
-            }
-            true
+                true
+            });
+            out
         });
-        out
+        helpers
+            .iter()
+            .filter_map(|n| self.one_expression(*n))
+            .collect()
+    }
+
+    /// Gives the functions that may be helpers, found by a walk the caller made anyway.
+    pub(crate) fn set_helper_nodes(&self, nodes: Vec<Node<'t>>) {
+        let _ = self.helper_nodes.set(nodes);
     }
 
     fn one_expression(&self, f: Node<'_>) -> Option<(String, u32, String)> {
@@ -816,25 +822,29 @@ impl<'t, 's> FileFacts<'t, 's> {
     }
 
     /// The value the local `name` was last given above `line` in `scope`.
-    fn local_value(&self, scope: Node<'_>, name: &str, line: u32) -> Option<String> {
-        let mut best: Option<(u32, String)> = None;
-        let mut stack = vec![scope];
-        while let Some(n) = stack.pop() {
-            let row = n.start_position().row as u32 + 1;
-            if row > line {
-                continue;
-            }
-            if self.syn.locals.contains(&n.kind()) {
-                if let Some(v) = self.declared_value(n, name) {
-                    if best.as_ref().is_none_or(|(l, _)| row >= *l) {
-                        best = Some((row, v));
-                    }
+    fn local_value(&self, scope: Node<'t>, name: &str, line: u32) -> Option<String> {
+        let mut locals = self.locals.borrow_mut();
+        let decls = locals.entry(scope.id()).or_insert_with(|| {
+            let mut out = Vec::new();
+            let mut stack = vec![scope];
+            while let Some(n) = stack.pop() {
+                if self.syn.locals.contains(&n.kind()) {
+                    out.push((n.start_position().row as u32 + 1, n));
                 }
+                let mut c = n.walk();
+                stack.extend(n.named_children(&mut c));
             }
-            let mut c = n.walk();
-            stack.extend(n.named_children(&mut c));
-        }
-        best.map(|(_, v)| v)
+            out
+        });
+        decls
+            .iter()
+            .filter(|(row, _)| *row <= line)
+            .filter_map(|(row, n)| Some((*row, self.declared_value(*n, name)?)))
+            .fold(None, |best: Option<(u32, String)>, (row, v)| match best {
+                Some((l, _)) if row < l => best,
+                _ => Some((row, v)),
+            })
+            .map(|(_, v)| v)
     }
 
     fn declared_value(&self, decl: Node<'_>, name: &str) -> Option<String> {
@@ -972,6 +982,19 @@ impl<'t> Walk<'t> {
         });
         self.nodes.push((node, kind));
     }
+}
+
+/// The kinds of function a one-expression helper can be.
+pub(crate) fn is_helper_kind(kind: &str) -> bool {
+    matches!(
+        kind,
+        "function_declaration"
+            | "method_definition"
+            | "arrow_function"
+            | "function_definition"
+            | "method_declaration"
+            | "function_item"
+    )
 }
 
 /// Visits every node under `root` in document order, while `visit` returns true.

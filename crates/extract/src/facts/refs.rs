@@ -2,6 +2,8 @@
 //! makes (by the called name), the functions it defines, and the places where it catches or
 //! tests for an error class or sentinel.
 
+use std::collections::HashMap;
+
 use errata_lang::Lang;
 use errata_model::{Ref, RefKind};
 use tree_sitter::{Node, Tree};
@@ -34,6 +36,7 @@ const CALL: u8 = 2;
 const ASSIGNMENT: u8 = 4;
 const HANDLER: u8 = 8;
 const RETURN: u8 = 16;
+const HELPER: u8 = 32;
 
 /// Node kinds that may handle an error class, by language.
 fn handler_kind(lang: Lang, kind: &str) -> bool {
@@ -48,12 +51,29 @@ fn handler_kind(lang: Lang, kind: &str) -> bool {
     }
 }
 
-fn scan<'t>(lang: Lang, tree: &'t Tree, src: &str, facts: Option<&FileFacts<'t, '_>>) -> Vec<Ref> {
+/// Role tables by language and grammar (TSX and TypeScript differ).
+type RoleTables = HashMap<(Lang, usize), std::rc::Rc<Vec<u8>>>;
+
+/// What each node kind of the tree's grammar may be, by kind id: most nodes are none of
+/// these. Built once per grammar and thread.
+fn roles(lang: Lang, tree: &Tree) -> std::rc::Rc<Vec<u8>> {
+    thread_local! {
+        static ROLES: std::cell::RefCell<RoleTables> = Default::default();
+    }
+    let key = (lang, tree.language().node_kind_count());
+    ROLES.with(|r| {
+        r.borrow_mut()
+            .entry(key)
+            .or_insert_with(|| std::rc::Rc::new(role_table(lang, tree)))
+            .clone()
+    })
+}
+
+fn role_table(lang: Lang, tree: &Tree) -> Vec<u8> {
     let rules = rules_of(lang);
     let syn = Syntax::of(lang);
-    // What each node kind may be, by kind id: most nodes are none of these.
     let grammar = tree.language();
-    let roles: Vec<u8> = (0..grammar.node_kind_count() as u16)
+    (0..grammar.node_kind_count() as u16)
         .map(|id| {
             let Some(kind) = grammar.node_kind_for_id(id) else {
                 return 0;
@@ -74,11 +94,19 @@ fn scan<'t>(lang: Lang, tree: &'t Tree, src: &str, facts: Option<&FileFacts<'t, 
             if lang == Lang::Go && kind == "return_statement" {
                 r |= RETURN;
             }
+            if super::is_helper_kind(kind) {
+                r |= HELPER;
+            }
             r
         })
-        .collect();
+        .collect()
+}
+
+fn scan<'t>(lang: Lang, tree: &'t Tree, src: &str, facts: Option<&FileFacts<'t, '_>>) -> Vec<Ref> {
+    let roles = roles(lang, tree);
     let mut out = Vec::new();
     let mut writes = Vec::new();
+    let mut helpers = Vec::new();
     // The functions the walk is in: (end byte, name).
     let mut functions: Vec<(usize, Option<String>)> = Vec::new();
     super::preorder(tree.root_node(), |node| {
@@ -95,6 +123,9 @@ fn scan<'t>(lang: Lang, tree: &'t Tree, src: &str, facts: Option<&FileFacts<'t, 
         let enclosing = || functions.iter().rev().find_map(|(_, n)| n.clone());
         if let Some(f) = facts.filter(|_| role & (CALL | ASSIGNMENT) != 0) {
             writes.extend(f.write_at(node));
+        }
+        if facts.is_some() && role & HELPER != 0 {
+            helpers.push(node);
         }
         if role & FUNCTION != 0 {
             let name = function_name(node, src);
@@ -124,6 +155,7 @@ fn scan<'t>(lang: Lang, tree: &'t Tree, src: &str, facts: Option<&FileFacts<'t, 
     });
     if let Some(f) = facts {
         f.set_writes(writes);
+        f.set_helper_nodes(helpers);
     }
     out
 }
