@@ -163,15 +163,27 @@ fn scan<'t>(lang: Lang, tree: &'t Tree, src: &str, facts: Option<&FileFacts<'t, 
 fn reference(kind: RefKind, name: &str, at: Node<'_>, function: Option<String>, src: &str) -> Ref {
     let text_of = at;
     // A clause or definition is named by its head, without its body.
-    let body = text_of
-        .child_by_field_name("body")
-        .or_else(|| named(text_of).into_iter().find(|n| n.kind() == "block"))
-        .filter(|_| kind != RefKind::Call);
+    let body = (kind != RefKind::Call)
+        .then(|| {
+            text_of
+                .child_by_field_name("body")
+                .or_else(|| named(text_of).into_iter().find(|n| n.kind() == "block"))
+        })
+        .flatten();
     let end = body.map_or(text_of.end_byte(), |b| b.start_byte());
     let head = &src[text_of.start_byte()..end.max(text_of.start_byte())];
-    let head = strip_comments(head);
+    // Only the start is kept: a call with a long literal argument is not read whole.
+    let mut cut = head.len().min(4 * MAX_REF_TEXT);
+    while !head.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let cut_short = cut < head.len();
+    let head = strip_comments(&head[..cut]);
     let head = head.trim_end_matches([':', '{', ' ']).to_owned();
-    let text = super::clip_to(head, MAX_REF_TEXT);
+    let mut text = super::clip_to(head, MAX_REF_TEXT);
+    if cut_short && !text.ends_with('…') {
+        text.push_str(" …");
+    }
     Ref {
         kind,
         name: name.to_owned(),
