@@ -414,28 +414,67 @@ fn automata(lang: Lang) -> &'static (Option<AhoCorasick>, Option<AhoCorasick>) {
     &all[i]
 }
 
-/// Whether `src` holds any trigger word of `lang` (see [`triggers`]): a file without one is
-/// not parsed, as ripgrep skips what a literal cannot match.
+/// Whether `src` holds any trigger word of `lang` (see [`triggers`]) where a site could use
+/// it: a file without one is not parsed, as ripgrep skips what a literal cannot match.
 ///
-/// A logger word counts only where it ends a receiver that calls a method of warning level or
-/// above (`log.Fatalf(`, `this.logger?.error(`): "log" is in `catalog` and `Login` too, and
-/// most files that name a logger only log at lower levels.
+/// A word counts only in the shape the rules need (see [`in_site_shape`]): `raise` and
+/// `throw` as keywords, `panic(` and `Error(` as calls, `assert_eq!` as a macro, a logger
+/// word before a call at warning level or above. "log" is in `catalog`, "Err" in every Rust
+/// `Error`, "panic" in comments: most files that only mention them hold no site.
 pub(crate) fn may_have_sites(lang: Lang, src: &[u8]) -> bool {
     let (exact, folded) = automata(lang);
-    if exact.as_ref().is_some_and(|a| a.is_match(src)) {
-        return true;
-    }
-    let Some(folded) = folded else {
-        return false;
+    let (exact_words, folded_words) = triggers(lang);
+    let found = |a: &Option<AhoCorasick>, words: &[&str]| {
+        a.as_ref().is_some_and(|a| {
+            a.find_overlapping_iter(src).any(|m| {
+                in_site_shape(lang, words[m.pattern().as_usize()], src, m.start(), m.end())
+            })
+        })
     };
-    let words = triggers(lang).1;
-    folded
-        .find_overlapping_iter(src)
-        .any(|m| !LOGGERS.contains(&words[m.pattern().as_usize()]) || logs_at_warning(src, m.end()))
+    found(exact, exact_words) || found(folded, folded_words)
+}
+
+/// Whether the trigger `word`, found at `start..end` of `src`, is in a shape some rule of
+/// `lang` reads as a site.
+fn in_site_shape(lang: Lang, word: &str, src: &[u8], start: usize, end: usize) -> bool {
+    let ident = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'$';
+    let rest = &src[end..];
+    let skip_ws = |r: &[u8]| -> usize { r.iter().take_while(|b| b.is_ascii_whitespace()).count() };
+    let next_after_ws = |r: &[u8]| r.get(skip_ws(r)).copied();
+    // The word, then more of its name, then `c`: `assert_eq!`, `expect_err(`.
+    let name_then = |c: u8| {
+        let r = &rest[rest.iter().take_while(|b| ident(b)).count()..];
+        next_after_ws(r) == Some(c)
+    };
+    let called = || next_after_ws(rest) == Some(b'(');
+    let keyword = || {
+        !rest.first().is_some_and(ident) && !start.checked_sub(1).is_some_and(|i| ident(&src[i]))
+    };
+    if LOGGERS.contains(&word) {
+        return logs_at_warning(src, end);
+    }
+    match (lang, word) {
+        (Lang::Python, "raise" | "assert") | (_, "throw") => keyword(),
+        (Lang::Rust, "expect") => name_then(b'('),
+        // `Err(…)`, and `io::Error::new(…)` / `io::Error::other(…)`.
+        (Lang::Rust, "Err") => {
+            called() || rest.starts_with(b"or::new") || rest.starts_with(b"or::other")
+        }
+        // `error!(…)`, or thiserror's `#[error("…")]`.
+        (Lang::Rust, "error") => {
+            let before = src[..start]
+                .iter()
+                .rev()
+                .find(|b| !b.is_ascii_whitespace());
+            name_then(b'!') || (before == Some(&b'[') && called())
+        }
+        (Lang::Rust, _) => name_then(b'!'),
+        _ => called(),
+    }
 }
 
 /// Whether the logger word ending at `end` is followed by the rest of its name and a call of
-/// a method [`log_severity`] knows.
+/// a method [`log_severity`] knows (`log.Fatalf(`, `this.logger?.error(`).
 fn logs_at_warning(src: &[u8], end: usize) -> bool {
     let ident = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_';
     let rest = &src[end..];
@@ -738,5 +777,25 @@ mod tests {
         let js = |src: &str| may_have_sites(Lang::JavaScript, src.as_bytes());
         assert!(js("this.logger?.warn(`slow ${ms}`)"));
         assert!(!js("console.log('hi')"));
+    }
+
+    #[test]
+    fn a_trigger_word_counts_only_in_the_shape_of_a_site() {
+        let rs = |src: &str| may_have_sites(Lang::Rust, src.as_bytes());
+        assert!(rs("debug_assert_eq!(a, b, \"differ\")"));
+        assert!(rs("let f = File::open(p).expect (\"no file\");"));
+        assert!(rs("return Err(format!(\"bad {x}\"));"));
+        assert!(rs("io::Error::new(ErrorKind::Other, \"boom\")"));
+        assert!(rs("#[error(\"not found: {0}\")]"));
+        assert!(rs("tracing::error!(%id, \"lost\")"));
+        assert!(!rs("fn f() -> Result<(), Error> { Ok(()) } // may panic, errors"));
+        let py = |src: &str| may_have_sites(Lang::Python, src.as_bytes());
+        assert!(py("    raise ValueError(f\"bad {x}\")"));
+        assert!(py("assert x, 'no x'"));
+        assert!(!py("def f():\n    \"\"\"Raises ValueError when asserted.\"\"\"\n    return reraise(x)"));
+        let java = |src: &str| may_have_sites(Lang::Java, src.as_bytes());
+        assert!(java("throw new IllegalStateException(\"closed\");"));
+        assert!(java("return Mono.error(new ResponseStatusException(HttpStatus.NOT_FOUND, m));"));
+        assert!(!java("void close() throws IOException { try { f(); } catch (IOException e) {} }"));
     }
 }
