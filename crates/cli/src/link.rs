@@ -8,7 +8,7 @@ use anyhow::Result;
 use errata_explain::{explain_record, Facts, Reference, FIELDS};
 use errata_extract::WantedNames;
 use errata_lang::Lang;
-use errata_model::RefKind;
+use errata_model::{Ref, RefKind};
 use errata_store::{Explained, Found, RefIndex, Store};
 
 /// Most callers and handlers kept per record.
@@ -41,13 +41,72 @@ pub(crate) struct Linked {
 /// Records read and written at a time, so that memory does not grow with the repository.
 const PAGE: usize = 1000;
 
+/// The references of a repository that its records' callers and handlers come from, read
+/// once for the files parsed by the walk and completed with those parsed afterwards.
+pub(crate) struct Links {
+    names: HashSet<String>,
+    index: RefIndex,
+}
+
+impl Links {
+    /// Reads the references to the names the records of `repo` need.
+    pub(crate) fn read(store: &Store, repo: &str) -> Result<Links> {
+        let (functions, classes) = store.link_names(repo)?;
+        let mut names: HashSet<String> = functions.into_iter().collect();
+        names.extend(classes.iter().filter_map(|c| handled_name(Some(c))));
+        names.extend(classes.iter().cloned());
+        let index = store.ref_index(repo, &names, MAX_LINKS + 1, &family)?;
+        Ok(Links { names, index })
+    }
+
+    /// Adds the references of a file parsed after [`Links::read`].
+    pub(crate) fn add(&mut self, path: &str, refs: &[Ref]) {
+        self.index.add(path, family(path), refs, &self.names);
+    }
+
+    /// The names a file must mention for its references to matter to the records of `repo`:
+    /// the functions that hold a record (unless the files already parsed define that name more
+    /// than [`MAX_DEFINITIONS`] times or call it from more than [`MAX_CALLER_FILES`], when its
+    /// calls count for nothing), the classes handlers catch (unless already handled in more
+    /// than [`MAX_HANDLER_FILES`], when only handlers inside callers count), and Go sentinels.
+    /// A file that names none of them, as a call or definition for a function and as a word
+    /// for the rest, would add no caller and no handler.
+    pub(crate) fn wanted(&self, store: &Store, repo: &str) -> Result<WantedNames> {
+        let parsed = &self.index;
+        let mut functions = Vec::new();
+        let mut words = Vec::new();
+        for h in store.link_names_by_lang(repo)? {
+            let Some(lang) = Lang::parse_name(&h.lang) else {
+                continue;
+            };
+            let fam = lang_family(lang);
+            // A Go sentinel is linked through the functions that return it, however often it
+            // is handled.
+            let sentinel = lang == Lang::Go && h.function.is_none();
+            if let Some(f) = h.function.filter(|f| {
+                parsed.definitions(f, fam) <= MAX_DEFINITIONS
+                    && parsed.files(RefKind::Call, f, fam) <= MAX_CALLER_FILES
+            }) {
+                functions.push((lang, f));
+            }
+            let handled = handled_name(h.class.as_deref()).filter(|c| {
+                sentinel || parsed.files(RefKind::Handler, c, fam) <= MAX_HANDLER_FILES
+            });
+            if let Some(name) = handled {
+                let word = name.rsplit("::").next().unwrap_or(&name).to_owned();
+                words.push((lang, word));
+            }
+        }
+        Ok(WantedNames::new(functions, words))
+    }
+}
+
 /// Links the records of `repo` to their callers and handlers.
-pub(crate) fn link(store: &mut Store, repo: &str) -> Result<Linked> {
-    let (functions, classes) = store.link_names(repo)?;
-    let mut names: HashSet<String> = functions.into_iter().collect();
-    names.extend(classes.iter().filter_map(|c| handled_name(Some(c))));
-    names.extend(classes.iter().cloned());
-    let index = store.ref_index(repo, &names, MAX_LINKS + 1, &family)?;
+pub(crate) fn link(store: &mut Store, repo: &str, links: Links) -> Result<Linked> {
+    let mut index = links.index;
+    index.finish(MAX_LINKS + 1);
+    let index = &index;
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut linked = Linked::default();
     let mut after = i64::MIN;
     loop {
@@ -55,56 +114,37 @@ pub(crate) fn link(store: &mut Store, repo: &str) -> Result<Linked> {
         let Some(last) = last else { break };
         after = last;
         linked.records += page.len();
-        let changed: Vec<Explained> = page
-            .into_iter()
-            .filter_map(|item| relink(item, &index))
-            .collect();
+        // Explaining again is the work here: each thread takes a share of the page.
+        let share = page.len().div_ceil(threads);
+        let mut rest = page;
+        let mut shares = Vec::new();
+        while rest.len() > share {
+            let tail = rest.split_off(share);
+            shares.push(rest);
+            rest = tail;
+        }
+        shares.push(rest);
+        let changed: Vec<Explained> = std::thread::scope(|scope| {
+            let handles: Vec<_> = shares
+                .into_iter()
+                .map(|share| {
+                    scope.spawn(move || {
+                        share
+                            .into_iter()
+                            .filter_map(|item| relink(item, index))
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().expect("relinking does not panic"))
+                .collect()
+        });
         linked.explained_again += changed.len();
         store.update_explained(&changed)?;
     }
     Ok(linked)
-}
-
-/// The names a file must mention for its references to matter to the records of `repo`:
-/// the functions that hold a record (unless the files already parsed define that name more
-/// than [`MAX_DEFINITIONS`] times, when its calls count for nothing), and the classes and
-/// sentinels handlers catch. A file that names none of them, as a call or definition for a
-/// function and as a word for the rest, would add no caller and no handler.
-pub(crate) fn wanted_names(store: &Store, repo: &str) -> Result<WantedNames> {
-    let held = store.link_names_by_lang(repo)?;
-    let names: HashSet<String> = held
-        .iter()
-        .filter_map(|h| h.function.clone())
-        .chain(held.iter().filter_map(|h| handled_name(h.class.as_deref())))
-        .collect();
-    // What the files parsed so far already settle: a name defined or called in too many
-    // files gets no callers, and a class handled in too many files gets only the handlers
-    // inside callers, whatever the other files hold.
-    let parsed = store.ref_index(repo, &names, 0, &family)?;
-    let mut functions = Vec::new();
-    let mut words = Vec::new();
-    for h in held {
-        let Some(lang) = Lang::parse_name(&h.lang) else {
-            continue;
-        };
-        let fam = lang_family(lang);
-        // A Go sentinel is linked through the functions that return it, however often it
-        // is handled.
-        let sentinel = lang == Lang::Go && h.function.is_none();
-        if let Some(f) = h.function.filter(|f| {
-            parsed.definitions(f, fam) <= MAX_DEFINITIONS
-                && parsed.files(RefKind::Call, f, fam) <= MAX_CALLER_FILES
-        }) {
-            functions.push((lang, f));
-        }
-        let handled = handled_name(h.class.as_deref())
-            .filter(|c| sentinel || parsed.files(RefKind::Handler, c, fam) <= MAX_HANDLER_FILES);
-        if let Some(name) = handled {
-            let word = name.rsplit("::").next().unwrap_or(&name).to_owned();
-            words.push((lang, word));
-        }
-    }
-    Ok(WantedNames::new(functions, words))
 }
 
 /// The record with its callers and handlers, explained again, if they changed.

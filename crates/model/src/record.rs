@@ -341,6 +341,18 @@ impl RefKind {
             RefKind::Use => "use",
         }
     }
+
+    /// The kind [`RefKind::as_str`] names.
+    pub fn parse(s: &str) -> Option<RefKind> {
+        [
+            RefKind::Call,
+            RefKind::Definition,
+            RefKind::Handler,
+            RefKind::Use,
+        ]
+        .into_iter()
+        .find(|k| k.as_str() == s)
+    }
 }
 
 /// A call, definition or handler in a source file: what links a record to the rest of its

@@ -106,6 +106,54 @@ impl RefIndex {
             .map_or(0, |s| s.len())
     }
 
+    fn insert(
+        &mut self,
+        path: &str,
+        fam: u8,
+        kind: RefKind,
+        name: &str,
+        limit: usize,
+        found: impl FnOnce() -> Found,
+    ) {
+        if kind == RefKind::Definition {
+            self.defined_in
+                .entry((name.to_owned(), fam))
+                .or_default()
+                .insert(path.to_owned());
+            return;
+        }
+        let key = (kind, name.to_owned(), fam);
+        let files = self.files.entry(key.clone()).or_default();
+        if !files.contains(path) {
+            files.insert(path.to_owned());
+        }
+        let list = self.found.entry(key).or_default();
+        if list.len() < limit {
+            list.push(found());
+        }
+    }
+
+    /// Adds the references of a file parsed after the index was read (`family` as for
+    /// [`Store::ref_index`]); [`RefIndex::finish`] puts the lists back in file order.
+    pub fn add(&mut self, path: &str, fam: u8, refs: &[Ref], names: &HashSet<String>) {
+        for r in refs.iter().filter(|r| names.contains(&r.name)) {
+            self.insert(path, fam, r.kind, &r.name, usize::MAX, || Found {
+                file: path.to_owned(),
+                line: r.line,
+                function: r.function.clone(),
+                text: r.text.clone(),
+            });
+        }
+    }
+
+    /// Sorts each list by file and line and keeps its first `limit`, after [`RefIndex::add`].
+    pub fn finish(&mut self, limit: usize) {
+        for list in self.found.values_mut() {
+            list.sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));
+            list.truncate(limit);
+        }
+    }
+
     /// How many files of `family` have a reference of `kind` to `name`.
     pub fn files(&self, kind: RefKind, name: &str, family: u8) -> usize {
         self.files
@@ -287,34 +335,15 @@ impl Store {
                 if !names.contains(name) {
                     continue;
                 }
-                let kind = match kind {
-                    "call" => RefKind::Call,
-                    "handler" => RefKind::Handler,
-                    "use" => RefKind::Use,
-                    "def" => {
-                        index
-                            .defined_in
-                            .entry((name.to_owned(), fam))
-                            .or_default()
-                            .insert(path.clone());
-                        continue;
-                    }
-                    _ => continue,
+                let Some(kind) = RefKind::parse(kind) else {
+                    continue;
                 };
-                let key = (kind, name.to_owned(), fam);
-                let files = index.files.entry(key.clone()).or_default();
-                if !files.contains(&path) {
-                    files.insert(path.clone());
-                }
-                let list = index.found.entry(key).or_default();
-                if list.len() < limit {
-                    list.push(Found {
-                        file: path.clone(),
-                        line: at.parse().unwrap_or(0),
-                        function: (!function.is_empty()).then(|| function.to_owned()),
-                        text: text.to_owned(),
-                    });
-                }
+                index.insert(&path, fam, kind, name, limit, || Found {
+                    file: path.clone(),
+                    line: at.parse().unwrap_or(0),
+                    function: (!function.is_empty()).then(|| function.to_owned()),
+                    text: text.to_owned(),
+                });
             }
         }
         Ok(index)

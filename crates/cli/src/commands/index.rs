@@ -219,10 +219,11 @@ fn index_one(
         .unwrap_or_default();
     tally.removed += store.remove_missing(&prov.repo, &prefix, &seen)?;
     let deferred = Instant::now();
-    pending_refs(store, prov, options, tally)?;
+    let mut links = crate::link::Links::read(store, &prov.repo)?;
+    pending_refs(store, prov, options, tally, &mut links)?;
     tally.deferred_time += deferred.elapsed();
     let linking = Instant::now();
-    let linked = crate::link::link(store, &prov.repo)?;
+    let linked = crate::link::link(store, &prov.repo, links)?;
     tally.linked.records += linked.records;
     tally.linked.explained_again += linked.explained_again;
     tally.link_time += linking.elapsed();
@@ -236,13 +237,14 @@ fn pending_refs(
     prov: &Provenance,
     options: &Options,
     tally: &mut Tally,
+    links: &mut crate::link::Links,
 ) -> Result<()> {
     let pending = store.pending_refs(&prov.repo)?;
     if pending.is_empty() {
         return Ok(());
     }
     tally.deferred += pending.len() as u64;
-    let wanted = crate::link::wanted_names(store, &prov.repo)?;
+    let wanted = links.wanted(store, &prov.repo)?;
     let (tx, rx) = crossbeam_channel::bounded::<RefsFound>(1024);
     std::thread::scope(|scope| -> Result<()> {
         let (pending, wanted) = (&pending, &wanted);
@@ -262,6 +264,7 @@ fn pending_refs(
             if found.parse_errors {
                 tally.parse_errors.push(found.path.clone());
             }
+            links.add(&found.path, &refs);
             batch.push((found.path, refs));
             if batch.len() >= BATCH {
                 store.put_refs(&prov.repo, &batch)?;

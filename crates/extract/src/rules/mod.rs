@@ -462,10 +462,7 @@ fn in_site_shape(lang: Lang, word: &str, src: &[u8], start: usize, end: usize) -
         }
         // `error!(…)`, or thiserror's `#[error("…")]`.
         (Lang::Rust, "error") => {
-            let before = src[..start]
-                .iter()
-                .rev()
-                .find(|b| !b.is_ascii_whitespace());
+            let before = src[..start].iter().rev().find(|b| !b.is_ascii_whitespace());
             name_then(b'!') || (before == Some(&b'[') && called())
         }
         (Lang::Rust, _) => name_then(b'!'),
@@ -788,14 +785,22 @@ mod tests {
         assert!(rs("io::Error::new(ErrorKind::Other, \"boom\")"));
         assert!(rs("#[error(\"not found: {0}\")]"));
         assert!(rs("tracing::error!(%id, \"lost\")"));
-        assert!(!rs("fn f() -> Result<(), Error> { Ok(()) } // may panic, errors"));
+        assert!(!rs(
+            "fn f() -> Result<(), Error> { Ok(()) } // may panic, errors"
+        ));
         let py = |src: &str| may_have_sites(Lang::Python, src.as_bytes());
         assert!(py("    raise ValueError(f\"bad {x}\")"));
         assert!(py("assert x, 'no x'"));
-        assert!(!py("def f():\n    \"\"\"Raises ValueError when asserted.\"\"\"\n    return reraise(x)"));
+        assert!(!py(
+            "def f():\n    \"\"\"Raises ValueError when asserted.\"\"\"\n    return reraise(x)"
+        ));
         let java = |src: &str| may_have_sites(Lang::Java, src.as_bytes());
         assert!(java("throw new IllegalStateException(\"closed\");"));
-        assert!(java("return Mono.error(new ResponseStatusException(HttpStatus.NOT_FOUND, m));"));
-        assert!(!java("void close() throws IOException { try { f(); } catch (IOException e) {} }"));
+        assert!(java(
+            "return Mono.error(new ResponseStatusException(HttpStatus.NOT_FOUND, m));"
+        ));
+        assert!(!java(
+            "void close() throws IOException { try { f(); } catch (IOException e) {} }"
+        ));
     }
 }
