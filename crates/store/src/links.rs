@@ -99,7 +99,7 @@ impl RefIndex {
             .map_or(&[], |v| v.as_slice())
     }
 
-    /// How many files of `family` define a function named `name`.
+    /// How many files of `family` define a function named `name` (counted up to 64).
     pub fn definitions(&self, name: &str, family: u8) -> usize {
         self.defined_in
             .get(&(name.to_owned(), family))
@@ -115,16 +115,19 @@ impl RefIndex {
         limit: usize,
         found: impl FnOnce() -> Found,
     ) {
+        // Counts are only compared with small limits: past `COUNTED` files, a name is common,
+        // and memory does not grow with the repository.
+        const COUNTED: usize = 64;
         if kind == RefKind::Definition {
-            self.defined_in
-                .entry((name.to_owned(), fam))
-                .or_default()
-                .insert(path.to_owned());
+            let files = self.defined_in.entry((name.to_owned(), fam)).or_default();
+            if files.len() < COUNTED && !files.contains(path) {
+                files.insert(path.to_owned());
+            }
             return;
         }
         let key = (kind, name.to_owned(), fam);
         let files = self.files.entry(key.clone()).or_default();
-        if !files.contains(path) {
+        if files.len() < COUNTED && !files.contains(path) {
             files.insert(path.to_owned());
         }
         let list = self.found.entry(key).or_default();
@@ -154,7 +157,7 @@ impl RefIndex {
         }
     }
 
-    /// How many files of `family` have a reference of `kind` to `name`.
+    /// How many files of `family` have a reference of `kind` to `name` (counted up to 64).
     pub fn files(&self, kind: RefKind, name: &str, family: u8) -> usize {
         self.files
             .get(&(kind, name.to_owned(), family))
