@@ -237,6 +237,11 @@ pub struct Stats {
 
 /// How many of a text's words the approximate search queries the full-text index with.
 const RAREST_WORDS: usize = 4;
+/// A word in more messages than this says nothing about which one a text is (`error`, `get`,
+/// `value`): the approximate search does not query with it, and ranking stays cheap.
+const COMMON_WORD_DOCS: i64 = 1000;
+/// About how many messages the approximate search has the index rank with BM25 (its cost).
+const RANKED_MESSAGES: i64 = 400;
 
 /// The columns a [`MatchEntry`] is read from, in its order (then the repo, for ordering).
 const MATCH_COLUMNS: &str =
@@ -564,10 +569,20 @@ impl Store {
                 counted.push((w, n));
             }
         }
+        tracing::debug!(?counted, "word counts for the approximate search");
+        counted.retain(|(_, n)| *n <= COMMON_WORD_DOCS);
         counted.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
+        // The index ranks every message that holds any of the words: past the rarest word,
+        // a word is added only while the messages to rank stay few.
+        let mut to_rank = 0;
         let query = counted
             .iter()
             .take(RAREST_WORDS)
+            .take_while(|(_, n)| {
+                let first = to_rank == 0;
+                to_rank += n;
+                first || to_rank <= RANKED_MESSAGES
+            })
             .map(|(w, _)| format!("\"{}\"", w.replace('"', "\"\"")))
             .collect::<Vec<_>>()
             .join(" OR ");
@@ -928,5 +943,38 @@ mod tests {
         let found = store.similar_rows(&["gamma"], 5).unwrap();
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].message, "gamma failed");
+    }
+
+    #[test]
+    fn the_approximate_search_queries_with_rare_words_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("w.db")).unwrap();
+        let insert = |i: usize, msg: &str| {
+            store
+                .conn
+                .execute(
+                    "INSERT INTO records (id, repo, file_path, lang, slug, error_type, message, line_number, content_hash, json, pattern)
+                     VALUES (?1, 'o/r', 'x.py', 'python', ?1, 'exception', ?2, 1, 'h', '{}', ?2)",
+                    params![format!("r{i}"), msg],
+                )
+                .unwrap();
+            store
+                .conn
+                .execute(
+                    "INSERT INTO messages_fts (rowid, message) VALUES (last_insert_rowid(), ?1)",
+                    [msg],
+                )
+                .unwrap();
+        };
+        for i in 0..=COMMON_WORD_DOCS as usize {
+            insert(i, &format!("request {i} timed out"));
+        }
+        insert(5000, "widget registry timed out");
+        // "timed" and "out" are in more than COMMON_WORD_DOCS messages: they find nothing alone.
+        assert!(store.similar_rows(&["timed", "out"], 5).unwrap().is_empty());
+        // With a rare word, only the messages that hold it are ranked.
+        let found = store.similar_rows(&["widget", "timed", "out"], 5).unwrap();
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].message, "widget registry timed out");
     }
 }
