@@ -150,3 +150,60 @@ fn an_agent_explains_the_seed_error_over_mcp() {
     let status = c.child.wait().unwrap();
     assert!(status.success(), "{status:?}");
 }
+
+/// The rmcp client, as an agent built on it would connect: the handshake, the tool list, and
+/// the seed's record from `explain_error`.
+#[test]
+fn the_rmcp_client_gets_the_seed_record_from_explain_error() {
+    use rmcp::model::CallToolRequestParams;
+    use rmcp::ServiceExt;
+
+    let s = golden_indexed();
+    let seed = seed();
+    let message = seed["errorMessage"].as_str().unwrap().to_owned();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async move {
+        let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_errata"))
+            .args(["mcp", "--db"])
+            .arg(s.db())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap();
+        let transport = (child.stdout.take().unwrap(), child.stdin.take().unwrap());
+        let client = ().serve(transport).await.expect("the handshake completes");
+        let server = client.peer_info().expect("the server introduced itself");
+        let name = server.server_info.as_ref().map(|i| i.name.as_str());
+        assert_eq!(name, Some("errata"));
+
+        let mut tools: Vec<String> = client
+            .list_all_tools()
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|t| t.name.into_owned())
+            .collect();
+        tools.sort();
+        assert_eq!(tools, ["explain_error", "get_error", "search_errors"]);
+
+        let args = json!({"text": format!("Error: {message}")});
+        let result = client
+            .call_tool(
+                CallToolRequestParams::new("explain_error")
+                    .with_arguments(args.as_object().unwrap().clone()),
+            )
+            .await
+            .unwrap();
+        let answer = result.structured_content.expect("a structured answer");
+        assert_eq!(answer["matches"][0]["record"]["errorMessage"], message);
+        assert_eq!(answer["matches"][0]["exact"], true);
+
+        client.cancel().await.unwrap();
+        let status = child.wait().await.unwrap();
+        assert!(status.success(), "{status:?}");
+    });
+}
