@@ -107,6 +107,10 @@ pub(crate) fn run(g: &Global, args: IndexArgs) -> Result<()> {
         index_one(&mut store, path, &prov, &options, &mut tally)?;
         repos.push(prov.repo);
     }
+    let w = &tally.written;
+    if w.added + w.changed + w.removed + tally.removed > 0 {
+        store.optimize_message_index()?;
+    }
     report(g, &store, &tally, &repos, started.elapsed())
 }
 
