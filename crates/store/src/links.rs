@@ -253,9 +253,11 @@ impl Store {
         after: i64,
         limit: usize,
     ) -> Result<(Vec<Explained>, Option<i64>)> {
+        // `+repo` keeps SQLite off the (repo, file) index: through it, every page would read
+        // and sort all the repository's records again. By rowid, a page is one range read.
         let mut stmt = self.conn.prepare_cached(
             "SELECT seq, id, json, facts, sources, content_hash FROM records
-             WHERE repo = ?1 AND facts IS NOT NULL AND seq > ?2 ORDER BY seq LIMIT ?3",
+             WHERE +repo = ?1 AND facts IS NOT NULL AND seq > ?2 ORDER BY seq LIMIT ?3",
         )?;
         let mut rows = stmt.query(params![repo, after, limit as i64])?;
         let mut out = Vec::new();
