@@ -10,7 +10,9 @@
 # bench/serve/texts.txt (messages with and without log surroundings, Python, Go, Java and Rust
 # stack traces, a JSON log line, an ordinary line that matches nothing), then stops the server
 # with SIGTERM. Prints wrk's figures (requests/s, latency percentiles, errors, non-2xx answers)
-# and the server's peak RSS (VmHWM). The server and wrk share the machine's 2 cores.
+# and the server's peak RSS (VmHWM) with, at the end, how much of its RSS is its own memory
+# (RssAnon) and how much the store's mapped pages (RssFile). The server and wrk share the
+# machine's 2 cores.
 #
 # Environment: ERRATA (default target/release/errata), PORT (default 18080).
 set -euo pipefail
@@ -33,6 +35,9 @@ echo "errata: $("$errata" --version); wrk: $(wrk -v 2>&1 | head -1)"
 cd "$repo"
 wrk -t2 -c32 -d"${secs}s" --latency -s bench/serve/match.lua "http://127.0.0.1:$port/api/v1/match"
 echo "server peak RSS: $(grep VmHWM /proc/$pid/status | awk '{print $2/1024 " MiB"}')"
+# Of the RSS at the end: the server's own memory, and pages of the store it maps (the page
+# cache's, shared and given back under memory pressure).
+echo "server RSS now: $(awk '/RssAnon|RssFile/ {printf "%s %.0f MiB  ", $1, $2/1024}' /proc/$pid/status)"
 kill -TERM $pid
 wait $pid
 trap - EXIT

@@ -235,6 +235,10 @@ pub struct Stats {
     pub by_type: Vec<(String, u64)>,
 }
 
+/// How much of a store its reading connections map into memory (address space, not memory:
+/// the pages are the page cache's).
+const MMAP_BYTES: i64 = 1 << 30;
+
 /// How many of a text's words the approximate search queries the full-text index with.
 const RAREST_WORDS: usize = 4;
 /// A word in more messages than this says nothing about which one a text is (`error`, `get`,
@@ -358,6 +362,9 @@ impl Store {
             source,
         })?;
         conn.busy_timeout(std::time::Duration::from_secs(10))?;
+        // Readers map the file rather than copy each page they read into their own cache:
+        // a server's connections share the pages, and a look-up makes no read calls.
+        conn.pragma_update(None, "mmap_size", MMAP_BYTES)?;
         let mut store = Store {
             conn,
             path: path.to_path_buf(),
