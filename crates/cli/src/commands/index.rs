@@ -341,12 +341,18 @@ fn report(
         }
     }
     let mb = t.bytes as f64 / 1e6;
-    eprintln!(
-        "read {} files ({mb:.1} MB), parsed {} (the rest unchanged) in {:.2}s",
-        t.files,
-        t.parsed,
-        elapsed.as_secs_f64()
-    );
+    // Files read but not parsed: without an error site and naming nothing a record needs, or
+    // unchanged since the last run.
+    let unneeded = t.deferred.saturating_sub(t.deferred_parsed);
+    let unchanged = t.files.saturating_sub(t.parsed + unneeded);
+    let mut line = format!("read {} files ({mb:.1} MB), parsed {}", t.files, t.parsed);
+    if unneeded > 0 {
+        line += &format!("; {unneeded} have no error site and name nothing a record needs");
+    }
+    if unchanged > 0 {
+        line += &format!("; {unchanged} unchanged");
+    }
+    eprintln!("{line}; {:.2}s", elapsed.as_secs_f64());
     if !t.skipped.is_empty() {
         let parts: Vec<String> = t
             .skipped
