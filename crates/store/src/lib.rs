@@ -919,6 +919,26 @@ mod tests {
         assert_eq!(store.similar_rows(&["x", "bad"], 5).unwrap(), rows);
     }
 
+    /// Stores a record `r{i}` with `msg` as its message, pattern and (first word) anchor, and
+    /// indexes the message.
+    fn insert_message(store: &Store, i: usize, msg: &str) {
+        store
+            .conn
+            .execute(
+                "INSERT INTO records (id, repo, file_path, lang, slug, error_type, message, line_number, content_hash, json, pattern, anchor)
+                 VALUES (?1, 'o/r', 'x.py', 'python', ?1, 'exception', ?2, 1, 'h', '{}', ?2, ?3)",
+                params![format!("r{i}"), msg, msg.split(' ').next().unwrap()],
+            )
+            .unwrap();
+        store
+            .conn
+            .execute(
+                "INSERT INTO messages_fts (rowid, message) VALUES (last_insert_rowid(), ?1)",
+                [msg],
+            )
+            .unwrap();
+    }
+
     #[test]
     fn the_message_index_survives_vacuum() {
         let dir = tempfile::tempdir().unwrap();
@@ -928,21 +948,7 @@ mod tests {
             .iter()
             .enumerate()
         {
-            store
-                .conn
-                .execute(
-                    "INSERT INTO records (id, repo, file_path, lang, slug, error_type, message, line_number, content_hash, json, pattern, anchor)
-                     VALUES (?1, 'o/r', 'x.py', 'python', ?1, 'exception', ?2, 1, 'h', '{}', ?2, ?3)",
-                    params![format!("r{i}"), msg, msg.split(' ').next().unwrap()],
-                )
-                .unwrap();
-            store
-                .conn
-                .execute(
-                    "INSERT INTO messages_fts (rowid, message) VALUES (last_insert_rowid(), ?1)",
-                    [msg],
-                )
-                .unwrap();
+            insert_message(&store, i, msg);
         }
         store
             .conn
@@ -965,27 +971,10 @@ mod tests {
     fn the_approximate_search_queries_with_rare_words_only() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(&dir.path().join("w.db")).unwrap();
-        let insert = |i: usize, msg: &str| {
-            store
-                .conn
-                .execute(
-                    "INSERT INTO records (id, repo, file_path, lang, slug, error_type, message, line_number, content_hash, json, pattern)
-                     VALUES (?1, 'o/r', 'x.py', 'python', ?1, 'exception', ?2, 1, 'h', '{}', ?2)",
-                    params![format!("r{i}"), msg],
-                )
-                .unwrap();
-            store
-                .conn
-                .execute(
-                    "INSERT INTO messages_fts (rowid, message) VALUES (last_insert_rowid(), ?1)",
-                    [msg],
-                )
-                .unwrap();
-        };
         for i in 0..=COMMON_WORD_DOCS as usize {
-            insert(i, &format!("request {i} timed out"));
+            insert_message(&store, i, &format!("request {i} timed out"));
         }
-        insert(5000, "widget registry timed out");
+        insert_message(&store, 5000, "widget registry timed out");
         // "timed" and "out" are in more than COMMON_WORD_DOCS messages: they find nothing alone.
         assert!(store.similar_rows(&["timed", "out"], 5).unwrap().is_empty());
         // With a rare word, only the messages that hold it are ranked.
