@@ -9,7 +9,7 @@ use errata_explain::{explain_record, Facts, Reference, FIELDS};
 use errata_extract::WantedNames;
 use errata_lang::Lang;
 use errata_model::{Ref, RefKind};
-use errata_store::{Explained, Found, RefIndex, Store};
+use errata_store::{Explained, Found, HeldBy, RefIndex, Store};
 
 /// Most callers and handlers kept per record.
 const MAX_LINKS: usize = 20;
@@ -44,6 +44,8 @@ const PAGE: usize = 1000;
 /// The references of a repository that its records' callers and handlers come from, read
 /// once for the files parsed by the walk and completed with those parsed afterwards.
 pub(crate) struct Links {
+    /// The language, function and class of each kind of record of the repository.
+    held: Vec<HeldBy>,
     names: HashSet<String>,
     index: RefIndex,
 }
@@ -51,12 +53,15 @@ pub(crate) struct Links {
 impl Links {
     /// Reads the references to the names the records of `repo` need.
     pub(crate) fn read(store: &Store, repo: &str) -> Result<Links> {
-        let (functions, classes) = store.link_names(repo)?;
-        let mut names: HashSet<String> = functions.into_iter().collect();
-        names.extend(classes.iter().filter_map(|c| handled_name(Some(c))));
-        names.extend(classes.iter().cloned());
+        let held = store.link_names_by_lang(repo)?;
+        let mut names: HashSet<String> = HashSet::new();
+        for h in &held {
+            names.extend(h.function.iter().cloned());
+            names.extend(handled_name(h.class.as_deref()));
+            names.extend(h.class.iter().cloned());
+        }
         let index = store.ref_index(repo, &names, MAX_LINKS + 1, &family)?;
-        Ok(Links { names, index })
+        Ok(Links { held, names, index })
     }
 
     /// Adds the references of a file parsed after [`Links::read`].
@@ -71,11 +76,11 @@ impl Links {
     /// than [`MAX_HANDLER_FILES`], when only handlers inside callers count), and Go sentinels.
     /// A file that names none of them, as a call or definition for a function and as a word
     /// for the rest, would add no caller and no handler.
-    pub(crate) fn wanted(&self, store: &Store, repo: &str) -> Result<WantedNames> {
+    pub(crate) fn wanted(&self) -> WantedNames {
         let parsed = &self.index;
         let mut functions = Vec::new();
         let mut words = Vec::new();
-        for h in store.link_names_by_lang(repo)? {
+        for h in &self.held {
             let Some(lang) = Lang::parse_name(&h.lang) else {
                 continue;
             };
@@ -83,7 +88,7 @@ impl Links {
             // A Go sentinel is linked through the functions that return it, however often it
             // is handled.
             let sentinel = lang == Lang::Go && h.function.is_none();
-            if let Some(f) = h.function.filter(|f| {
+            if let Some(f) = h.function.clone().filter(|f| {
                 parsed.definitions(f, fam) <= MAX_DEFINITIONS
                     && parsed.files(RefKind::Call, f, fam) <= MAX_CALLER_FILES
             }) {
@@ -97,7 +102,7 @@ impl Links {
                 words.push((lang, word));
             }
         }
-        Ok(WantedNames::new(functions, words))
+        WantedNames::new(functions, words)
     }
 }
 

@@ -26,7 +26,6 @@ pub struct WantedNames {
     /// call- or definition-shaped use counts (`name(`, and per language `name<`, `name[`,
     /// `name =`), rather than any use of the word.
     families: [Option<(AhoCorasick, Vec<bool>)>; 5],
-    len: usize,
 }
 
 /// The slot of a language's family ([`Lang::family`]).
@@ -76,7 +75,6 @@ impl WantedNames {
             if list.is_empty() {
                 continue;
             }
-            wanted.len += list.len();
             let automaton = AhoCorasick::new(list.iter().map(|(n, _)| n))
                 .expect("plain names build an automaton");
             *slot = Some((automaton, list.into_iter().map(|(_, c)| c).collect()));
@@ -84,14 +82,9 @@ impl WantedNames {
         wanted
     }
 
-    /// How many names are wanted.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
     /// Whether no name is wanted.
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.families.iter().all(Option::is_none)
     }
 
     /// Whether `src`, a file of `lang`, names one of the wanted names of its language as a
@@ -145,14 +138,12 @@ fn is_ident(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80
 }
 
-/// What became of one pending file.
+/// The references of a pending file that was parsed.
 #[derive(Debug)]
 pub struct RefsFound {
     /// Relative to the repository root, as stored.
     pub path: String,
-    /// The file's references, or `None` when it names nothing wanted (still pending) or
-    /// could not be read.
-    pub refs: Option<Vec<Ref>>,
+    pub refs: Vec<Ref>,
     pub parse_errors: bool,
     /// Size of the file.
     pub bytes: u64,
@@ -205,22 +196,15 @@ fn refs_of(
     // A file that went away or cannot be read is the next walk's to report.
     let bytes = read_capped(&full, u64::MAX).ok()??;
     let src = std::str::from_utf8(&bytes).ok()?;
-    let Some(name) = wanted.first_in(lang, &bytes) else {
-        return Some(RefsFound {
-            path: path.to_owned(),
-            refs: None,
-            parse_errors: false,
-            bytes: bytes.len() as u64,
-            explain_time: std::time::Duration::ZERO,
-        });
-    };
+    // A file that names nothing wanted stays pending, without being parsed.
+    let name = wanted.first_in(lang, &bytes)?;
     tracing::debug!(path, name = %String::from_utf8_lossy(name), "parsed for references");
     let tree = parsers.parse(lang, &full, src)?;
     let started = std::time::Instant::now();
     let refs = crate::facts::find_refs(lang, &tree, src);
     Some(RefsFound {
         path: path.to_owned(),
-        refs: Some(refs),
+        refs,
         parse_errors: tree.root_node().has_error(),
         bytes: bytes.len() as u64,
         explain_time: started.elapsed(),

@@ -208,7 +208,8 @@ impl Store {
         Ok(())
     }
 
-    /// The distinct (language, function, class) of the records of `repo` that have facts.
+    /// The distinct (language, function, class) of the records of `repo` that have facts: what
+    /// linking looks up.
     pub fn link_names_by_lang(&self, repo: &str) -> Result<Vec<HeldBy>> {
         let mut stmt = self.conn.prepare(
             "SELECT DISTINCT lang, json_extract(facts, '$.function.name'), error_class
@@ -222,27 +223,6 @@ impl Store {
             })
         })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
-    }
-
-    /// The function names and error classes of the records of `repo` that have facts: what
-    /// linking looks up.
-    pub fn link_names(&self, repo: &str) -> Result<(Vec<String>, Vec<String>)> {
-        let mut stmt = self.conn.prepare(
-            "SELECT DISTINCT json_extract(facts, '$.function.name') FROM records
-             WHERE repo = ?1 AND facts IS NOT NULL",
-        )?;
-        let functions = stmt
-            .query_map([repo], |r| r.get::<_, Option<String>>(0))?
-            .filter_map(|r| r.transpose())
-            .collect::<rusqlite::Result<Vec<String>>>()?;
-        let mut stmt = self.conn.prepare(
-            "SELECT DISTINCT error_class FROM records
-             WHERE repo = ?1 AND facts IS NOT NULL AND error_class IS NOT NULL",
-        )?;
-        let classes = stmt
-            .query_map([repo], |r| r.get::<_, String>(0))?
-            .collect::<rusqlite::Result<Vec<String>>>()?;
-        Ok((functions, classes))
     }
 
     /// Up to `limit` records of `repo` with facts whose row comes after `after` (a `seq`),

@@ -248,7 +248,7 @@ fn pending_refs(
         return Ok(());
     }
     tally.deferred += pending.len() as u64;
-    let wanted = links.wanted(store, &prov.repo)?;
+    let wanted = links.wanted();
     let (tx, rx) = crossbeam_channel::bounded::<RefsFound>(1024);
     std::thread::scope(|scope| -> Result<()> {
         let (pending, wanted) = (&pending, &wanted);
@@ -260,7 +260,6 @@ fn pending_refs(
         });
         let mut batch = Vec::with_capacity(BATCH);
         for found in rx.iter() {
-            let Some(refs) = found.refs else { continue };
             tally.parsed += 1;
             tally.deferred_parsed += 1;
             tally.bytes_parsed += found.bytes;
@@ -268,8 +267,8 @@ fn pending_refs(
             if found.parse_errors {
                 tally.parse_errors.push(found.path.clone());
             }
-            links.add(&found.path, &refs);
-            batch.push((found.path, refs));
+            links.add(&found.path, &found.refs);
+            batch.push((found.path, found.refs));
             if batch.len() >= BATCH {
                 store.put_refs(&prov.repo, &batch)?;
                 batch.clear();
