@@ -1,7 +1,5 @@
 //! The matcher: every template, one automaton over their key fragments, and the ranking.
 
-use std::collections::HashMap;
-
 use errata_model::MatchEntry;
 
 use crate::input::{self, Line};
@@ -41,6 +39,9 @@ pub struct Hit {
     /// The class or code in front of the message is this record's.
     pub class_matches: bool,
     literal_len: usize,
+    /// Where the captures are until they are written out: the template, which of the line's
+    /// texts it matched and the range each hole took.
+    found: Option<(u32, u32, Vec<std::ops::Range<usize>>)>,
 }
 
 /// What loading the entries gave.
@@ -93,7 +94,7 @@ impl Matcher {
             ..LoadReport::default()
         };
         let mut templates: Vec<Template> = Vec::new();
-        let mut by_pattern: HashMap<&str, u32> = HashMap::new();
+        let mut by_pattern: foldhash::HashMap<&str, u32> = foldhash::HashMap::default();
         for (i, e) in entries.iter().enumerate() {
             if let Some(&t) = by_pattern.get(e.pattern.as_str()) {
                 templates[t as usize].entries.push(i as u32);
@@ -117,7 +118,7 @@ impl Matcher {
         }
         report.templates = templates.len();
         let mut keys: Vec<&str> = Vec::new();
-        let mut key_ids: HashMap<&str, u32> = HashMap::new();
+        let mut key_ids: foldhash::HashMap<&str, u32> = foldhash::HashMap::default();
         let mut by_key: Vec<Vec<u32>> = Vec::new();
         let mut unkeyed = Vec::new();
         for (t, template) in templates.iter().enumerate() {
@@ -164,7 +165,7 @@ impl Matcher {
         candidates.dedup();
         // Without a backslash no envelope escapes anything, so every text the line is read
         // into is a part of it: a template not found in the whole line is found in none.
-        if !raw.contains('\\') {
+        if memchr::memchr(b'\\', raw.as_bytes()).is_none() {
             candidates.retain(|&t| self.templates[t as usize].shape.find(raw).is_some());
             if candidates.is_empty() {
                 return Vec::new();
@@ -183,6 +184,9 @@ impl Matcher {
         }
         rank(&mut hits);
         hits.truncate(limit);
+        for h in &mut hits {
+            self.write_captures(h, &line);
+        }
         hits
     }
 
@@ -241,6 +245,7 @@ impl Matcher {
                     frame_evidence: 0,
                     class_matches: false,
                     literal_len: 0,
+                    found: None,
                 });
             }
         }
@@ -260,12 +265,12 @@ impl Matcher {
         let template = &self.templates[t];
         // The most stripped text where the template is exact; else the most stripped where it
         // is found at all.
-        let mut best: Option<(&str, template::Found)> = None;
-        for text in &line.texts {
+        let mut best: Option<(usize, template::Found)> = None;
+        for (i, text) in line.texts.iter().enumerate() {
             if let Some(found) = template.shape.find(text) {
                 let exact = found.exact;
                 if best.is_none() || exact {
-                    best = Some((text, found));
+                    best = Some((i, found));
                 }
                 if exact {
                     break;
@@ -279,12 +284,35 @@ impl Matcher {
         let coverage =
             template.literal_len as f64 / message.max(template.literal_len).max(1) as f64;
         let score = round(0.5 + 0.5 * coverage);
+        for &e in &template.entries {
+            let entry = &self.entries[e as usize];
+            hits.push(Hit {
+                entry: e as usize,
+                score,
+                exact: found.exact,
+                approximate: false,
+                captures: Vec::new(),
+                frame_evidence: frame_evidence(entry, frames),
+                class_matches: class_matches(entry, line),
+                literal_len: template.literal_len,
+                found: Some((t as u32, text as u32, found.holes.clone())),
+            });
+        }
+    }
+
+    /// Names and values of the placeholders of a hit that is kept (naming them costs more than
+    /// matching, so it is not done for the hits ranked out).
+    fn write_captures(&self, hit: &mut Hit, line: &Line) {
+        let Some((t, text, holes)) = hit.found.take() else {
+            return;
+        };
+        let template = &self.templates[t as usize];
+        let text = &line.texts[text as usize];
         let names = {
             let first = &self.entries[template.entries[0] as usize];
             template::placeholder_names(&template.shape, &first.message)
         };
-        let captures: Vec<Capture> = found
-            .holes
+        hit.captures = holes
             .iter()
             .enumerate()
             .map(|(i, r)| Capture {
@@ -295,19 +323,6 @@ impl Matcher {
                 value: text[r.clone()].to_owned(),
             })
             .collect();
-        for &e in &template.entries {
-            let entry = &self.entries[e as usize];
-            hits.push(Hit {
-                entry: e as usize,
-                score,
-                exact: found.exact,
-                approximate: false,
-                captures: captures.clone(),
-                frame_evidence: frame_evidence(entry, frames),
-                class_matches: class_matches(entry, line),
-                literal_len: template.literal_len,
-            });
-        }
     }
 }
 

@@ -14,7 +14,7 @@ use aho_corasick::{AhoCorasick, MatchKind};
 const GRAM: usize = 4;
 
 /// A key filed under a gram.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 struct Entry {
     gram: u32,
     key: u32,
@@ -45,14 +45,16 @@ pub(crate) struct Prefilter {
 
 impl Prefilter {
     pub(crate) fn new(keys: Vec<Box<[u8]>>) -> Prefilter {
-        // How many keys contain each gram: a key is filed under its least shared one.
-        let mut shared: HashMap<u32, u32, BuildGramHasher> = HashMap::default();
-        for k in &keys {
-            let mut seen: Vec<u32> = k.windows(GRAM).map(gram).collect();
-            seen.sort_unstable();
-            seen.dedup();
-            for g in seen {
-                *shared.entry(g).or_default() += 1;
+        // How many keys contain each gram (a key counted once, however often it has it): a key
+        // is filed under its least shared one.
+        let mut shared: HashMap<u32, (u32, u32), BuildGramHasher> = HashMap::default();
+        for (i, k) in keys.iter().enumerate() {
+            for w in k.windows(GRAM) {
+                let (count, last) = shared.entry(gram(w)).or_insert((0, u32::MAX));
+                if *last != i as u32 {
+                    *last = i as u32;
+                    *count += 1;
+                }
             }
         }
         let bits_log = (keys.len().max(1) * 32)
@@ -68,7 +70,7 @@ impl Prefilter {
             let best = k
                 .windows(GRAM)
                 .enumerate()
-                .min_by_key(|(_, w)| shared[&gram(w)]);
+                .min_by_key(|(_, w)| shared[&gram(w)].0);
             match best {
                 Some((offset, w)) => {
                     let g = gram(w);
@@ -92,7 +94,7 @@ impl Prefilter {
                 }
             }
         }
-        filed.sort_by_key(|(s, _)| *s);
+        // The entries in slot order, by a counting sort: `starts[s]` is where slot `s` begins.
         let mut starts = vec![0u32; (1 << bits_log) + 1];
         for (s, _) in &filed {
             starts[s + 1] += 1;
@@ -100,7 +102,15 @@ impl Prefilter {
         for s in 1..starts.len() {
             starts[s] += starts[s - 1];
         }
-        let entries = filed.into_iter().map(|(_, e)| e).collect();
+        let mut entries = vec![Entry::default(); filed.len()];
+        for (s, e) in filed {
+            entries[starts[s] as usize] = e;
+            starts[s] += 1;
+        }
+        // Each slot's start was moved to its end, which is where the next slot begins.
+        let last = starts.len() - 1;
+        starts.copy_within(..last, 1);
+        starts[0] = 0;
         let short = (!short.is_empty()).then(|| {
             AhoCorasick::builder()
                 .match_kind(MatchKind::Standard)

@@ -167,9 +167,9 @@ fn find_fragments(literals: &[Box<str>], lead: bool, trail: bool, text: &str) ->
             && is_word(bytes[at - 1])
             && first.as_bytes().first().is_some_and(|&b| is_word(b))
     };
-    let mut start = memchr::memmem::find(bytes, first.as_bytes())?;
+    let mut start = find_bytes(bytes, first.as_bytes())?;
     while glued(start) {
-        start += 1 + memchr::memmem::find(&bytes[start + 1..], first.as_bytes())?;
+        start += 1 + find_bytes(&bytes[start + 1..], first.as_bytes())?;
     }
     let mut holes = Vec::with_capacity(literals.len() + 1);
     if lead {
@@ -183,7 +183,7 @@ fn find_fragments(literals: &[Box<str>], lead: bool, trail: bool, text: &str) ->
         let at = if last && !trail && text.len() >= pos + lit.len() && text.ends_with(&**lit) {
             text.len() - lit.len()
         } else {
-            pos + memchr::memmem::find(&text.as_bytes()[pos..], lit.as_bytes())?
+            pos + find_bytes(&text.as_bytes()[pos..], lit.as_bytes())?
         };
         holes.push(pos..at);
         pos = at + lit.len();
@@ -202,6 +202,22 @@ fn find_fragments(literals: &[Box<str>], lead: bool, trail: bool, text: &str) ->
         return None;
     }
     Some(Found { exact, holes })
+}
+
+/// Texts up to this long are searched by their needle's first byte: a log line is about 100
+/// bytes, and building a substring searcher for it cost more than the search. Longer texts get
+/// `memmem`, linear whatever the text.
+const SHORT_TEXT: usize = 256;
+
+/// Where `needle` first occurs in `hay`.
+fn find_bytes(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    if hay.len() > SHORT_TEXT {
+        return memchr::memmem::find(hay, needle);
+    }
+    let Some((&first, rest)) = needle.split_first() else {
+        return Some(0);
+    };
+    memchr::memchr_iter(first, hay).find(|&i| hay[i + 1..].starts_with(rest))
 }
 
 fn is_word(b: u8) -> bool {

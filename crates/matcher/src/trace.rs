@@ -12,6 +12,10 @@ use regex::Regex;
 /// The most frames kept per message.
 pub const MAX_FRAMES: usize = 64;
 
+/// Segments kept for reuse ([`Grouper::recycle`]), and the longest text whose buffer is kept.
+const MAX_SPARE: usize = 1 << 16;
+const MAX_SPARE_TEXT: usize = 4096;
+
 /// One frame of a stack trace.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Frame {
@@ -100,6 +104,8 @@ enum State {
 pub struct Grouper {
     state: State,
     pending: Segment,
+    /// Segments handed back by the caller, whose buffers the next ones reuse.
+    spare: Vec<Segment>,
     /// The last Go or Rust function line, waiting for its file line.
     function: Option<String>,
     /// Frames come innermost last (Python).
@@ -121,7 +127,7 @@ impl Grouper {
                 return None;
             }
             self.pending.line = n;
-            self.pending.text = line.to_owned();
+            self.set_text(line);
             self.state = State::Message;
             return None;
         }
@@ -156,7 +162,7 @@ impl Grouper {
             match c.get(1) {
                 Some(msg) => {
                     self.pending.line = n;
-                    self.pending.text = msg.as_str().to_owned();
+                    self.set_text(msg.as_str());
                     self.state = State::Message;
                 }
                 None => self.state = State::RustMessage,
@@ -177,20 +183,40 @@ impl Grouper {
         if self.state == State::PythonFrames && !line.starts_with([' ', '\t']) {
             // The exception line ends a Python traceback.
             self.pending.line = n;
-            self.pending.text = line.to_owned();
+            self.set_text(line);
             self.pending.frames.reverse();
             self.reversed = false;
             self.state = State::Idle;
-            return Some(std::mem::take(&mut self.pending));
+            return Some(self.take_pending());
         }
         if self.state == State::PythonFrames {
             return None; // source lines shown under a frame
         }
         let done = self.flush();
         self.pending.line = n;
-        self.pending.text = line.to_owned();
+        self.set_text(line);
         self.state = State::Message;
         done
+    }
+
+    /// Hands back a segment the caller is done with: the next segments reuse its buffers, so
+    /// that a long stream allocates nothing per line.
+    pub fn recycle(&mut self, mut seg: Segment) {
+        if self.spare.len() < MAX_SPARE && seg.text.capacity() <= MAX_SPARE_TEXT {
+            seg.text.clear();
+            seg.frames.clear();
+            self.spare.push(seg);
+        }
+    }
+
+    fn take_pending(&mut self) -> Segment {
+        let next = self.spare.pop().unwrap_or_default();
+        std::mem::replace(&mut self.pending, next)
+    }
+
+    fn set_text(&mut self, text: &str) {
+        self.pending.text.clear();
+        self.pending.text.push_str(text);
     }
 
     /// The segment still held at the end of the input.
@@ -212,14 +238,17 @@ impl Grouper {
         let state = std::mem::take(&mut self.state);
         self.function = None;
         self.functions_follow = false;
-        let mut seg = std::mem::take(&mut self.pending);
+        let mut seg = self.take_pending();
         if self.reversed {
             seg.frames.reverse();
             self.reversed = false;
         }
         match state {
             State::Message => Some(seg),
-            _ => None,
+            _ => {
+                self.recycle(seg);
+                None
+            }
         }
     }
 

@@ -130,6 +130,9 @@ impl PatternParts {
     /// groups); `None` when it uses any other regex syntax.
     pub fn parse(pattern: &str) -> Option<PatternParts> {
         const HOLES: [&str; 6] = ["(.*?)", "(.*)", "(.+?)", "(.+)", ".*?", ".*"];
+        const SPECIAL: &[char] = &[
+            '\\', '.', '^', '$', '|', '?', '*', '+', '(', ')', '[', ']', '{', '}',
+        ];
         let mut parts = PatternParts {
             literals: Vec::new(),
             lead: false,
@@ -138,6 +141,14 @@ impl PatternParts {
         let mut current = String::new();
         let mut rest = pattern;
         while let Some(c) = rest.chars().next() {
+            if !SPECIAL.contains(&c) {
+                // A run of plain text, at once.
+                let end = rest.find(SPECIAL).unwrap_or(rest.len());
+                current.push_str(&rest[..end]);
+                rest = &rest[end..];
+                parts.trail = false;
+                continue;
+            }
             if let Some(h) = HOLES.iter().find(|h| rest.starts_with(**h)) {
                 if current.is_empty() {
                     parts.lead |= parts.literals.is_empty();

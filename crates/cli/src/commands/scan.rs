@@ -73,6 +73,8 @@ struct Scan<'m, W: Write> {
     lines: u64,
     matched_lines: u64,
     tally: HashMap<usize, Tally>,
+    /// Each segment's matches, in the batch being written (kept to reuse its buffer).
+    hits: Vec<Vec<Hit>>,
 }
 
 pub(crate) fn run(g: &Global, args: ScanArgs) -> Result<()> {
@@ -107,14 +109,22 @@ pub(crate) fn run(g: &Global, args: ScanArgs) -> Result<()> {
         lines: 0,
         matched_lines: 0,
         tally: HashMap::new(),
+        hits: Vec::new(),
     };
     let several = files.len() > 1;
     let echo = scan.echo;
     let unreadable = std::thread::scope(|threads| -> Result<usize> {
-        let (tx, rx) = crossbeam_channel::bounded::<Batch>(4);
-        let reader = threads.spawn(|| read_all(&files, echo, tx));
+        let (tx, rx) = crossbeam_channel::bounded::<Batch>(READ_AHEAD);
+        // Batches go back to the reader once matched (see `Pool`).
+        let (done_tx, done_rx) = crossbeam_channel::bounded::<Batch>(POOL_BATCHES);
+        let pool = Pool {
+            done: done_rx,
+            made: 0,
+        };
+        let reader = threads.spawn(|| read_all(&files, echo, tx, pool));
         for batch in rx {
-            scan.batch(batch, several)?;
+            let batch = scan.batch(batch, several)?;
+            let _ = done_tx.try_send(batch);
         }
         Ok(reader.join().expect("the reader thread does not panic"))
     })?;
@@ -177,6 +187,18 @@ impl Batch {
         self.lines >= BATCH_LINES || self.bytes >= BATCH_BYTES
     }
 
+    fn clear(&mut self, file: usize, grouper: &mut Grouper) {
+        for seg in self.segments.drain(..) {
+            grouper.recycle(seg);
+        }
+        self.file = file;
+        self.text.clear();
+        self.items.clear();
+        self.lines = 0;
+        self.bytes = 0;
+        self.error = None;
+    }
+
     fn push_segment(&mut self, seg: Segment) {
         self.bytes += seg.text.len();
         self.items.push(Item::Segment(self.segments.len()));
@@ -184,14 +206,57 @@ impl Batch {
     }
 }
 
+/// The batches in use: a fixed number go round between the reader and the matcher, so that
+/// their buffers, and the segments' (through the grouper), are allocated once, not per line.
+struct Pool {
+    done: crossbeam_channel::Receiver<Batch>,
+    made: usize,
+}
+
+/// Enough for the channel to the matcher to be full while one batch is matched and one filled.
+const POOL_BATCHES: usize = READ_AHEAD + 2;
+const READ_AHEAD: usize = 4;
+
+impl Pool {
+    /// An empty batch for `file`: a matched one once the pool is made, else a new one.
+    fn next(&mut self, file: usize, grouper: &mut Grouper) -> Batch {
+        let used = if self.made < POOL_BATCHES {
+            self.done.try_recv().ok()
+        } else {
+            self.done.recv().ok()
+        };
+        match used {
+            Some(mut b) => {
+                b.clear(file, grouper);
+                b
+            }
+            None => {
+                self.made += 1;
+                Batch::new(file)
+            }
+        }
+    }
+}
+
 /// Reads every input in turn, sending batches; returns how many inputs could not be read.
-fn read_all(files: &[Option<PathBuf>], echo: bool, tx: crossbeam_channel::Sender<Batch>) -> usize {
+fn read_all(
+    files: &[Option<PathBuf>],
+    echo: bool,
+    tx: crossbeam_channel::Sender<Batch>,
+    mut pool: Pool,
+) -> usize {
     let mut unreadable = 0;
     for (i, f) in files.iter().enumerate() {
         let result = match f {
-            None => read_one(i, io::stdin().lock(), echo, &tx),
+            None => read_one(i, io::stdin().lock(), echo, &tx, &mut pool),
             Some(p) => match std::fs::File::open(p) {
-                Ok(file) => read_one(i, io::BufReader::with_capacity(256 * 1024, file), echo, &tx),
+                Ok(file) => read_one(
+                    i,
+                    io::BufReader::with_capacity(256 * 1024, file),
+                    echo,
+                    &tx,
+                    &mut pool,
+                ),
                 Err(e) => Err(e),
             },
         };
@@ -217,11 +282,12 @@ fn read_one(
     mut input: impl BufRead,
     echo: bool,
     tx: &crossbeam_channel::Sender<Batch>,
+    pool: &mut Pool,
 ) -> io::Result<bool> {
     let mut grouper = Grouper::new();
     let mut buf = Vec::with_capacity(4096);
     let mut n = 0u64;
-    let mut batch = Batch::new(file);
+    let mut batch = pool.next(file, &mut grouper);
     while next_line(&mut input, &mut buf)? {
         n += 1;
         batch.lines += 1;
@@ -237,12 +303,11 @@ fn read_one(
         if let Some(seg) = grouper.push(n, &text) {
             batch.push_segment(seg);
         }
-        if batch.is_full()
-            && tx
-                .send(std::mem::replace(&mut batch, Batch::new(file)))
-                .is_err()
-        {
-            return Ok(false);
+        if batch.is_full() {
+            let next = pool.next(file, &mut grouper);
+            if tx.send(std::mem::replace(&mut batch, next)).is_err() {
+                return Ok(false);
+            }
         }
     }
     if let Some(seg) = grouper.finish() {
@@ -252,13 +317,15 @@ fn read_one(
 }
 
 impl<W: Write> Scan<'_, W> {
-    fn batch(&mut self, batch: Batch, several: bool) -> io::Result<()> {
+    /// Matches and writes a batch; gives it back for reuse.
+    fn batch(&mut self, batch: Batch, several: bool) -> io::Result<Batch> {
         use rayon::prelude::*;
         self.file = batch.file;
         self.lines += batch.lines;
         let matcher = self.matcher;
         let limit = self.limit;
-        let hits: Vec<Vec<Hit>> = batch
+        let mut hits = std::mem::take(&mut self.hits);
+        batch
             .segments
             .par_iter()
             .with_min_len(256)
@@ -271,7 +338,7 @@ impl<W: Write> Scan<'_, W> {
                     limit,
                 )
             })
-            .collect();
+            .collect_into_vec(&mut hits);
         let name = several.then(|| self.names[batch.file].clone());
         let mut start = 0;
         for item in &batch.items {
@@ -286,13 +353,14 @@ impl<W: Write> Scan<'_, W> {
                 }
             }
         }
-        if let Some(e) = batch.error {
+        self.hits = hits;
+        if let Some(e) = &batch.error {
             eprintln!(
                 "errata: cannot read {}: {e}; skipped",
                 self.names[batch.file]
             );
         }
-        Ok(())
+        Ok(batch)
     }
 
     fn segment(&mut self, seg: &Segment, hits: &[Hit], file: Option<&str>) -> io::Result<()> {
