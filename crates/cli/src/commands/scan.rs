@@ -73,8 +73,6 @@ struct Scan<'m, W: Write> {
     lines: u64,
     matched_lines: u64,
     tally: HashMap<usize, Tally>,
-    /// Each segment's matches, in the batch being written (kept to reuse its buffer).
-    hits: Vec<Vec<Hit>>,
 }
 
 pub(crate) fn run(g: &Global, args: ScanArgs) -> Result<()> {
@@ -109,7 +107,6 @@ pub(crate) fn run(g: &Global, args: ScanArgs) -> Result<()> {
         lines: 0,
         matched_lines: 0,
         tally: HashMap::new(),
-        hits: Vec::new(),
     };
     let several = files.len() > 1;
     let echo = scan.echo;
@@ -122,8 +119,19 @@ pub(crate) fn run(g: &Global, args: ScanArgs) -> Result<()> {
             made: 0,
         };
         let reader = threads.spawn(|| read_all(&files, echo, tx, pool));
-        for batch in rx {
-            let batch = scan.batch(batch, several)?;
+        // Matching a batch (on every core) overlaps writing out the one before.
+        let (matched_tx, matched_rx) = crossbeam_channel::bounded::<Batch>(MATCHED_AHEAD);
+        let (matcher, limit) = (scan.matcher, scan.limit);
+        threads.spawn(move || {
+            for mut batch in rx {
+                batch.find(matcher, limit);
+                if matched_tx.send(batch).is_err() {
+                    break;
+                }
+            }
+        });
+        for batch in matched_rx {
+            scan.write(&batch, several)?;
             let _ = done_tx.try_send(batch);
         }
         Ok(reader.join().expect("the reader thread does not panic"))
@@ -151,6 +159,8 @@ struct Batch {
     text: String,
     items: Vec<Item>,
     segments: Vec<Segment>,
+    /// Each segment's matches, once matched.
+    hits: Vec<Vec<Hit>>,
     lines: u64,
     /// Bytes of text held.
     bytes: usize,
@@ -177,6 +187,7 @@ impl Batch {
             text: String::new(),
             items: Vec::new(),
             segments: Vec::new(),
+            hits: Vec::new(),
             lines: 0,
             bytes: 0,
             error: None,
@@ -199,6 +210,24 @@ impl Batch {
         self.error = None;
     }
 
+    /// Matches every segment, on every core.
+    fn find(&mut self, matcher: &Matcher, limit: usize) {
+        use rayon::prelude::*;
+        self.segments
+            .par_iter()
+            .with_min_len(256)
+            .map(|seg| {
+                matcher.find(
+                    Query {
+                        text: &seg.text,
+                        frames: &seg.frames,
+                    },
+                    limit,
+                )
+            })
+            .collect_into_vec(&mut self.hits);
+    }
+
     fn push_segment(&mut self, seg: Segment) {
         self.bytes += seg.text.len();
         self.items.push(Item::Segment(self.segments.len()));
@@ -213,9 +242,11 @@ struct Pool {
     made: usize,
 }
 
-/// Enough for the channel to the matcher to be full while one batch is matched and one filled.
-const POOL_BATCHES: usize = READ_AHEAD + 2;
+/// Enough for the channels to be full while a batch is filled, one matched and one written.
+const POOL_BATCHES: usize = READ_AHEAD + MATCHED_AHEAD + 3;
+/// Batches read and not yet matched, and matched and not yet written.
 const READ_AHEAD: usize = 4;
+const MATCHED_AHEAD: usize = 2;
 
 impl Pool {
     /// An empty batch for `file`: a matched one once the pool is made, else a new one.
@@ -317,28 +348,10 @@ fn read_one(
 }
 
 impl<W: Write> Scan<'_, W> {
-    /// Matches and writes a batch; gives it back for reuse.
-    fn batch(&mut self, batch: Batch, several: bool) -> io::Result<Batch> {
-        use rayon::prelude::*;
+    /// Writes out a matched batch.
+    fn write(&mut self, batch: &Batch, several: bool) -> io::Result<()> {
         self.file = batch.file;
         self.lines += batch.lines;
-        let matcher = self.matcher;
-        let limit = self.limit;
-        let mut hits = std::mem::take(&mut self.hits);
-        batch
-            .segments
-            .par_iter()
-            .with_min_len(256)
-            .map(|seg| {
-                matcher.find(
-                    Query {
-                        text: &seg.text,
-                        frames: &seg.frames,
-                    },
-                    limit,
-                )
-            })
-            .collect_into_vec(&mut hits);
         let name = several.then(|| self.names[batch.file].clone());
         let mut start = 0;
         for item in &batch.items {
@@ -349,18 +362,17 @@ impl<W: Write> Scan<'_, W> {
                     start = end;
                 }
                 Item::Segment(i) => {
-                    self.segment(&batch.segments[i], &hits[i], name.as_deref())?;
+                    self.segment(&batch.segments[i], &batch.hits[i], name.as_deref())?;
                 }
             }
         }
-        self.hits = hits;
         if let Some(e) = &batch.error {
             eprintln!(
                 "errata: cannot read {}: {e}; skipped",
                 self.names[batch.file]
             );
         }
-        Ok(batch)
+        Ok(())
     }
 
     fn segment(&mut self, seg: &Segment, hits: &[Hit], file: Option<&str>) -> io::Result<()> {
