@@ -4,6 +4,10 @@
 //! Memory stays bounded whatever the input: lines are read one at a time, a line longer than
 //! [`MAX_LINE`] keeps only its start, a stack trace keeps at most a fixed number of frames, and
 //! the summary has one row per matched record.
+//!
+//! Three stages overlap: a thread reads lines and groups them into batches, a thread has each
+//! batch matched on every core (rayon), and the calling thread writes out the matched batches
+//! in order. A fixed pool of batches goes round, so their buffers are allocated once.
 
 use std::collections::HashMap;
 use std::io::{self, BufRead, BufWriter, IsTerminal, Write};
