@@ -249,9 +249,9 @@ const MMAP_BYTES: i64 = 1 << 30;
 /// How many of a text's words the approximate search queries the full-text index with.
 const RAREST_WORDS: usize = 4;
 /// A word in more messages than this says nothing about which one a text is (`error`, `get`,
-/// `value`): the approximate search does not query with it, and ranking stays cheap.
+/// `value`): the approximate search does not query with it, and scoring stays cheap.
 const COMMON_WORD_DOCS: i64 = 1000;
-/// About how many messages the approximate search has the index rank with BM25 (its cost).
+/// About how many messages the approximate search scores (its cost).
 const RANKED_MESSAGES: i64 = 400;
 
 /// The columns a [`MatchEntry`] is read from, in its order (then the repo, for ordering).
@@ -595,31 +595,47 @@ impl Store {
         tracing::debug!(?counted, "word counts for the approximate search");
         counted.retain(|(_, n)| *n <= COMMON_WORD_DOCS);
         counted.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
-        // The index ranks every message that holds any of the words: past the rarest word,
-        // a word is added only while the messages to rank stay few.
-        let mut to_rank = 0;
-        let query = counted
+        // Past the rarest word, a word is added only while the messages that hold any of them
+        // stay few.
+        let mut held = 0;
+        let chosen: Vec<&(String, i64)> = counted
             .iter()
             .take(RAREST_WORDS)
             .take_while(|(_, n)| {
-                let first = to_rank == 0;
-                to_rank += n;
-                first || to_rank <= RANKED_MESSAGES
+                let first = held == 0;
+                held += n;
+                first || held <= RANKED_MESSAGES
             })
-            .map(|(w, _)| format!("\"{}\"", w.replace('"', "\"\"")))
-            .collect::<Vec<_>>()
-            .join(" OR ");
-        if query.is_empty() {
+            .collect();
+        // Each message scores the weights of the chosen words it holds, a rarer word weighing
+        // more: BM25's order without its length normalisation, which read the size of every
+        // message and was most of the cost. The caller ranks the candidates by similarity.
+        let mut postings = self
+            .conn
+            .prepare_cached("SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?1")?;
+        let mut scores: HashMap<i64, f64> = HashMap::new();
+        for (word, n) in chosen {
+            let weight = (1.0 + COMMON_WORD_DOCS as f64 / *n as f64).ln();
+            let term = format!("\"{}\"", word.replace('"', "\"\""));
+            let rows = postings.query_map([term], |r| r.get::<_, i64>(0))?;
+            for seq in rows {
+                *scores.entry(seq?).or_default() += weight;
+            }
+        }
+        let mut ranked: Vec<(i64, f64)> = scores.into_iter().collect();
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        ranked.truncate(limit);
+        if ranked.is_empty() {
             return Ok(Vec::new());
         }
-        // Ranked inside the index first, so that only the best rows are read from the table.
+        let seqs = serde_json::to_string(&ranked.iter().map(|r| r.0).collect::<Vec<_>>())
+            .expect("numbers serialise");
         self.query_match_rows(
             &format!(
-                "SELECT {MATCH_COLUMNS} FROM records WHERE seq IN (
-                     SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?1
-                     ORDER BY rank LIMIT {limit})"
+                "SELECT {MATCH_COLUMNS} FROM records
+                 WHERE seq IN (SELECT value FROM json_each(?1)) ORDER BY seq"
             ),
-            [query],
+            [seqs],
         )
     }
 
@@ -628,7 +644,7 @@ impl Store {
         sql: &str,
         params: P,
     ) -> Result<Vec<MatchEntry>> {
-        let mut stmt = self.conn.prepare(sql)?;
+        let mut stmt = self.conn.prepare_cached(sql)?;
         let rows = stmt.query_map(params, |r| {
             Ok(MatchEntry {
                 id: r.get(0)?,
@@ -972,6 +988,28 @@ mod tests {
         let found = store.similar_rows(&["gamma"], 5).unwrap();
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].message, "gamma failed");
+    }
+
+    #[test]
+    fn the_approximate_search_ranks_messages_by_the_rare_words_they_hold() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("r.db")).unwrap();
+        for i in 0..50 {
+            insert_message(&store, i, &format!("socket {i} closed early"));
+        }
+        insert_message(&store, 100, "ledger rollback failed");
+        insert_message(&store, 101, "ledger socket rollback failed");
+        // The message with both words first; then the rare word over the common one.
+        let found = store.similar_rows(&["ledger", "socket"], 2).unwrap();
+        let messages: Vec<&str> = found.iter().map(|e| e.message.as_str()).collect();
+        assert_eq!(messages.len(), 2);
+        assert!(
+            messages.contains(&"ledger socket rollback failed"),
+            "{messages:?}"
+        );
+        assert!(messages.contains(&"ledger rollback failed"), "{messages:?}");
+        let found = store.similar_rows(&["socket", "ledger"], 1).unwrap();
+        assert_eq!(found[0].message, "ledger socket rollback failed");
     }
 
     #[test]
