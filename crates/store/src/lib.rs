@@ -567,8 +567,8 @@ impl Store {
         )
     }
 
-    /// The records whose message shares the most words with `words`, best first (full-text
-    /// search ranked by BM25): candidates for an approximate match.
+    /// At most `limit` records whose messages hold the rarest of `words`, those holding more
+    /// and rarer ones chosen first, in store order: candidates for an approximate match.
     pub fn similar_rows(&self, words: &[&str], limit: usize) -> Result<Vec<MatchEntry>> {
         // The rarest words say the most and cost the least: a common word (`error`, `GET`)
         // would make the index rank thousands of messages. Query with the few rarest.
