@@ -122,7 +122,7 @@ impl Service {
             Some(s) => s,
             None => Store::open_existing(&self.db)?,
         };
-        let out = f(&store);
+        let out = store.reading(f)?;
         let mut pool = self.pool.lock().unwrap_or_else(|e| e.into_inner());
         if pool.len() < POOL {
             pool.push(store);

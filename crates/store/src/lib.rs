@@ -380,6 +380,16 @@ impl Store {
         Ok(store)
     }
 
+    /// Runs `f` in one read transaction: its statements see one state of the store, and the
+    /// file's locks are taken once (a statement on its own takes and releases them, a few
+    /// system calls each time).
+    pub fn reading<T>(&self, f: impl FnOnce(&Store) -> T) -> Result<T> {
+        self.conn.execute_batch("BEGIN")?;
+        let out = f(self);
+        self.conn.execute_batch("COMMIT")?;
+        Ok(out)
+    }
+
     pub fn path(&self) -> &Path {
         &self.path
     }
