@@ -1,5 +1,7 @@
 //! The matcher: every template, one automaton over their key fragments, and the ranking.
 
+use std::sync::OnceLock;
+
 use errata_model::MatchEntry;
 
 use crate::input::{self, Line};
@@ -72,6 +74,9 @@ struct Template {
     literal_len: usize,
     /// Entries with this pattern.
     entries: Vec<u32>,
+    /// The source form of each placeholder, read from the first entry's message when a match
+    /// first needs them.
+    names: OnceLock<Vec<String>>,
 }
 
 /// Every record's template, ready to match.
@@ -110,6 +115,7 @@ impl Matcher {
                         literal_len: shape.literal_len(),
                         shape,
                         entries: vec![i as u32],
+                        names: OnceLock::new(),
                     });
                 }
                 Err(Refused::TooVague) => report.vague += 1,
@@ -301,17 +307,17 @@ impl Matcher {
     }
 
     /// Names and values of the placeholders of a hit that is kept (naming them costs more than
-    /// matching, so it is not done for the hits ranked out).
+    /// matching, so it is done once a template, and not for the hits ranked out).
     fn write_captures(&self, hit: &mut Hit, line: &Line) {
         let Some((t, text, holes)) = hit.found.take() else {
             return;
         };
         let template = &self.templates[t as usize];
         let text = &line.texts[text as usize];
-        let names = {
+        let names = template.names.get_or_init(|| {
             let first = &self.entries[template.entries[0] as usize];
             template::placeholder_names(&template.shape, &first.message)
-        };
+        });
         hit.captures = holes
             .iter()
             .enumerate()
@@ -358,7 +364,9 @@ fn frame_evidence(entry: &MatchEntry, frames: &[Frame]) -> u32 {
 }
 
 fn class_matches(entry: &MatchEntry, line: &Line) -> bool {
-    let last = |s: &str| -> String { s.rsplit(['.', ':']).next().unwrap_or(s).to_owned() };
+    fn last(s: &str) -> &str {
+        s.rsplit(['.', ':']).next().unwrap_or(s)
+    }
     let class = match (&entry.error_class, &line.class) {
         (Some(a), Some(b)) => last(a) == last(b),
         _ => false,
