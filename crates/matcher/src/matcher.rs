@@ -163,8 +163,19 @@ impl Matcher {
         !self.unkeyed.is_empty() || self.prefilter.is_match(text.as_bytes())
     }
 
-    /// The records whose template matches the query, best first, at most `limit`.
+    /// The records whose template matches the query, best first, at most `limit`, with the
+    /// values their placeholders took.
     pub fn find(&self, query: Query<'_>, limit: usize) -> Vec<Hit> {
+        self.find_with(query, limit, true)
+    }
+
+    /// As [`Matcher::find`], without the placeholders' values (`captures` stays empty): for a
+    /// caller that does not show them, such as `scan --json`.
+    pub fn find_ranked(&self, query: Query<'_>, limit: usize) -> Vec<Hit> {
+        self.find_with(query, limit, false)
+    }
+
+    fn find_with(&self, query: Query<'_>, limit: usize, captures: bool) -> Vec<Hit> {
         let raw = clip(query.text);
         let mut candidates = self.candidates(raw);
         candidates.sort_unstable();
@@ -191,7 +202,11 @@ impl Matcher {
         rank(&mut hits);
         hits.truncate(limit);
         for h in &mut hits {
-            self.write_captures(h, &line);
+            if captures {
+                self.write_captures(h, &line);
+            } else {
+                h.found = None;
+            }
         }
         hits
     }

@@ -125,10 +125,10 @@ pub(crate) fn run(g: &Global, args: ScanArgs) -> Result<()> {
         let reader = threads.spawn(|| read_all(&files, echo, tx, pool));
         // Matching a batch (on every core) overlaps writing out the one before.
         let (matched_tx, matched_rx) = crossbeam_channel::bounded::<Batch>(MATCHED_AHEAD);
-        let (matcher, limit) = (scan.matcher, scan.limit);
+        let (matcher, limit, captures) = (scan.matcher, scan.limit, !scan.json);
         threads.spawn(move || {
             for mut batch in rx {
-                batch.find(matcher, limit);
+                batch.find(matcher, limit, captures);
                 if matched_tx.send(batch).is_err() {
                     break;
                 }
@@ -214,20 +214,23 @@ impl Batch {
         self.error = None;
     }
 
-    /// Matches every segment, on every core.
-    fn find(&mut self, matcher: &Matcher, limit: usize) {
+    /// Matches every segment, on every core; the placeholders' values only when they are
+    /// shown.
+    fn find(&mut self, matcher: &Matcher, limit: usize, captures: bool) {
         use rayon::prelude::*;
         self.segments
             .par_iter()
             .with_min_len(256)
             .map(|seg| {
-                matcher.find(
-                    Query {
-                        text: &seg.text,
-                        frames: &seg.frames,
-                    },
-                    limit,
-                )
+                let query = Query {
+                    text: &seg.text,
+                    frames: &seg.frames,
+                };
+                if captures {
+                    matcher.find(query, limit)
+                } else {
+                    matcher.find_ranked(query, limit)
+                }
             })
             .collect_into_vec(&mut self.hits);
     }
