@@ -510,6 +510,34 @@ mod tests {
     }
 
     #[test]
+    fn ranked_matches_are_those_of_find_without_the_values() {
+        let m = matcher(vec![
+            entry("vague", "Invalid {x}", "Invalid (.*)", "a.py", 1),
+            entry(
+                "specific",
+                "Invalid user {name} from {ip}",
+                "Invalid user (.*?) from (.*)",
+                "b.py",
+                1,
+            ),
+        ]);
+        let query = Query {
+            text: "E Invalid user bob from 10.0.0.1",
+            frames: &[],
+        };
+        let full = m.find(query, 10);
+        let ranked = m.find_ranked(query, 10);
+        assert_eq!(full.len(), 2);
+        assert!(!full[0].captures.is_empty());
+        assert!(ranked.iter().all(|h| h.captures.is_empty()));
+        let key = |h: &Hit| (h.entry, h.score.to_bits(), h.exact);
+        assert_eq!(
+            full.iter().map(key).collect::<Vec<_>>(),
+            ranked.iter().map(key).collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
     fn ordinary_lines_match_nothing() {
         let m = matcher(vec![
             entry("a", "{}: {}", "(.*?): (.*)", "a.rs", 1),
