@@ -27,7 +27,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use errata_matcher::Matcher;
 use errata_model::{ErrorType, ExportLine};
-use errata_store::{Filter, Store};
+use errata_store::{Filter, Store, WordCounts};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -75,6 +75,8 @@ impl Default for Limits {
 pub struct Service {
     db: PathBuf,
     matcher: Matcher,
+    /// The message index's word counts, for the approximate search.
+    word_counts: WordCounts,
     records: usize,
     pool: Mutex<Vec<Store>>,
 }
@@ -95,9 +97,11 @@ impl Service {
                 "records with a messagePattern errata cannot run are left out of matching"
             );
         }
+        let word_counts = store.word_counts()?;
         Ok(Service {
             db: db.to_path_buf(),
             matcher,
+            word_counts,
             records,
             pool: Mutex::new(vec![store]),
         })
@@ -106,6 +110,20 @@ impl Service {
     /// The matcher over every record.
     pub fn matcher(&self) -> &Matcher {
         &self.matcher
+    }
+
+    /// The records that produced `text` (a message, log excerpt or stack trace), best first,
+    /// as `errata explain --json` answers.
+    pub fn explain(&self, text: &str, limit: usize) -> Result<lookup::Answer, ApiError> {
+        self.with_store(|store| {
+            Ok(lookup::explain_with(
+                store,
+                &self.matcher,
+                &self.word_counts,
+                text,
+                limit,
+            )?)
+        })
     }
 
     /// How many records the matcher was built over.
@@ -332,10 +350,8 @@ async fn match_text(
         .and_then(|Query(p)| p.limit)
         .unwrap_or(5)
         .clamp(1, 50);
-    s.with_store(|store| {
-        let answer = lookup::explain_with(store, &s.matcher, &text, limit)?;
-        Ok(Json(answer).into_response())
-    })
+    let answer = s.explain(&text, limit)?;
+    Ok(Json(answer).into_response())
 }
 
 async fn export(State(s): Shared) -> Response {

@@ -3,7 +3,7 @@
 
 use errata_matcher::{Hit, Matcher};
 use errata_model::Record;
-use errata_store::Store;
+use errata_store::{Store, WordCounts};
 use serde::Serialize;
 use serde_json::value::RawValue;
 
@@ -58,13 +58,15 @@ pub fn explain(store: &Store, text: &str, limit: usize) -> errata_store::Result<
     if !hits.is_empty() {
         return answer(store, &matcher, &hits);
     }
-    approximate(store, text, &words, limit)
+    approximate(store, None, text, &words, limit)
 }
 
-/// Matches `text` with a matcher built once over every record: the way for a server.
+/// Matches `text` with a matcher built once over every record, and the word counts of the
+/// message index read once: the way for a server.
 pub fn explain_with(
     store: &Store,
     matcher: &Matcher,
+    counts: &WordCounts,
     text: &str,
     limit: usize,
 ) -> errata_store::Result<Answer> {
@@ -72,11 +74,12 @@ pub fn explain_with(
     if !hits.is_empty() {
         return answer(store, matcher, &hits);
     }
-    approximate(store, text, &words(text), limit)
+    approximate(store, Some(counts), text, &words(text), limit)
 }
 
 fn approximate(
     store: &Store,
+    counts: Option<&WordCounts>,
     text: &str,
     words: &[&str],
     limit: usize,
@@ -88,7 +91,8 @@ fn approximate(
         .filter(|w| w.chars().count() > 2)
         .take(64)
         .collect();
-    let (matcher, _) = Matcher::new(store.similar_rows(&long, SIMILAR_CANDIDATES)?);
+    let candidates = store.similar_rows_counted(&long, SIMILAR_CANDIDATES, counts)?;
+    let (matcher, _) = Matcher::new(candidates);
     let hits = matcher.similar(text, limit);
     answer(store, &matcher, &hits)
 }

@@ -23,7 +23,6 @@ use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt};
 use serde_json::{json, Value};
 
 use crate::http::Service;
-use crate::lookup;
 
 /// The MCP server.
 pub struct ErrataMcp {
@@ -55,14 +54,7 @@ impl ErrataMcp {
         let limit = limit_arg(args, 5)?;
         let answer = self
             .service
-            .with_store(|store| {
-                Ok(lookup::explain_with(
-                    store,
-                    self.service.matcher(),
-                    text,
-                    limit,
-                )?)
-            })
+            .explain(text, limit)
             .map_err(|e| e.to_string())?;
         serde_json::to_value(&answer).map_err(|e| e.to_string())
     }

@@ -384,7 +384,7 @@ pub(crate) async fn match_post(State(s): Shared, Form(f): Form<MatchForm>) -> Re
     if f.text.trim().is_empty() {
         return page("Paste an error", &match_body("", None)).into_response();
     }
-    let answer = s.with_store(|store| Ok(lookup::explain_with(store, s.matcher(), &f.text, 5)?));
+    let answer = s.explain(&f.text, 5);
     match answer {
         Ok(a) => page("Matches", &match_body(&f.text, Some(&a))).into_response(),
         Err(e) => e.into_response(),

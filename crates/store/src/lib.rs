@@ -274,6 +274,21 @@ impl Stats {
     }
 }
 
+/// How many messages each word of the message index is in ([`Store::word_counts`]).
+#[derive(Debug, Default, Clone)]
+pub struct WordCounts(HashMap<String, i64>);
+
+impl WordCounts {
+    /// Words counted.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
 /// Which records to list.
 #[derive(Debug, Default, Clone)]
 pub struct Filter {
@@ -577,9 +592,28 @@ impl Store {
         )
     }
 
+    /// How many messages each word of the full-text index is in, read at once: a server
+    /// looks words up in memory rather than open an index cursor for each.
+    pub fn word_counts(&self) -> Result<WordCounts> {
+        let mut stmt = self.conn.prepare("SELECT term, doc FROM messages_vocab")?;
+        let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
+        Ok(WordCounts(rows.collect::<rusqlite::Result<_>>()?))
+    }
+
     /// At most `limit` records whose messages hold the rarest of `words`, those holding more
     /// and rarer ones chosen first, in store order: candidates for an approximate match.
     pub fn similar_rows(&self, words: &[&str], limit: usize) -> Result<Vec<MatchEntry>> {
+        self.similar_rows_counted(words, limit, None)
+    }
+
+    /// [`Store::similar_rows`] with the words' counts from `counts` when given, read from the
+    /// store when not (the same numbers, while the store does not change).
+    pub fn similar_rows_counted(
+        &self,
+        words: &[&str],
+        limit: usize,
+        counts: Option<&WordCounts>,
+    ) -> Result<Vec<MatchEntry>> {
         // The rarest words say the most and cost the least: a common word (`error`, `GET`)
         // would make the index rank thousands of messages. Query with the few rarest.
         // One lookup a word: fts5vocab answers `term = ?` from the index, but scans every term
@@ -590,14 +624,16 @@ impl Store {
         let mut counted: Vec<(String, i64)> = Vec::new();
         for w in words.iter().take(64) {
             let w = w.to_lowercase();
-            let n: Option<i64> =
-                doc_count
+            let n: Option<i64> = match counts {
+                Some(c) => c.0.get(&w).copied(),
+                None => doc_count
                     .query_row([&w], |r| r.get(0))
                     .map(Some)
                     .or_else(|e| match e {
                         rusqlite::Error::QueryReturnedNoRows => Ok(None),
                         e => Err(e),
-                    })?;
+                    })?,
+            };
             if let Some(n) = n {
                 counted.push((w, n));
             }
@@ -1020,6 +1056,21 @@ mod tests {
         assert!(messages.contains(&"ledger rollback failed"), "{messages:?}");
         let found = store.similar_rows(&["socket", "ledger"], 1).unwrap();
         assert_eq!(found[0].message, "ledger socket rollback failed");
+        // Counts read at once give the same candidates as counts looked up a word at a time.
+        let counts = store.word_counts().unwrap();
+        assert!(counts.len() >= 7, "{counts:?}");
+        for words in [
+            &["ledger", "socket"][..],
+            &["socket"],
+            &["rollback", "closed"],
+        ] {
+            let ids = |v: Vec<MatchEntry>| v.into_iter().map(|e| e.id).collect::<Vec<_>>();
+            assert_eq!(
+                ids(store.similar_rows(words, 3).unwrap()),
+                ids(store.similar_rows_counted(words, 3, Some(&counts)).unwrap()),
+                "{words:?}"
+            );
+        }
     }
 
     #[test]

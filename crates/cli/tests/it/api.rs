@@ -160,6 +160,17 @@ async fn match_answers_as_explain_does() {
         .await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(v["matches"][0]["approximate"], true);
+    // The server counts the index's words once; explain looks each up: the same answer.
+    let out = a.scratch.errata(&[
+        "explain",
+        "--json",
+        "-n",
+        "5",
+        "lease 7 was released already",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let cli: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v, cli);
     let (status, v) = a.json("POST", "/api/v1/match", "   ").await;
     assert_error(status, &v, StatusCode::BAD_REQUEST);
     let (status, v) = a
