@@ -435,9 +435,9 @@ mod tests {
             .collect()
     }
 
-    #[test]
-    fn the_most_specific_template_wins() {
-        let m = matcher(vec![
+    /// A vague template and a specific one that both match `Invalid user bob from …`.
+    fn invalid_user() -> Matcher {
+        matcher(vec![
             entry("vague", "Invalid {x}", "Invalid (.*)", "a.py", 1),
             entry(
                 "specific",
@@ -446,7 +446,12 @@ mod tests {
                 "b.py",
                 1,
             ),
-        ]);
+        ])
+    }
+
+    #[test]
+    fn the_most_specific_template_wins() {
+        let m = invalid_user();
         let hits = m.find(
             Query {
                 text: "2024-05-01 12:00:00 ERROR Invalid user bob from 10.0.0.1",
@@ -511,16 +516,7 @@ mod tests {
 
     #[test]
     fn ranked_matches_are_those_of_find_without_the_values() {
-        let m = matcher(vec![
-            entry("vague", "Invalid {x}", "Invalid (.*)", "a.py", 1),
-            entry(
-                "specific",
-                "Invalid user {name} from {ip}",
-                "Invalid user (.*?) from (.*)",
-                "b.py",
-                1,
-            ),
-        ]);
+        let m = invalid_user();
         let query = Query {
             text: "E Invalid user bob from 10.0.0.1",
             frames: &[],

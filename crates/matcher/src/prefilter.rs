@@ -363,6 +363,15 @@ mod tests {
         v
     }
 
+    /// The keys that occur in `text`, by looking for each.
+    fn naive(keys: &[String], text: &str) -> Vec<u32> {
+        keys.iter()
+            .enumerate()
+            .filter(|(_, k)| text.contains(k.as_str()))
+            .map(|(i, _)| i as u32)
+            .collect()
+    }
+
     #[test]
     fn finds_every_key_including_overlapping_and_short_ones() {
         let keys = ["Invalid ", "Invalid user ", "user", "ab", " from ", "x"];
@@ -387,12 +396,7 @@ mod tests {
         let p = Prefilter::new(keys.iter().map(|k| k.as_bytes().into()).collect());
         assert!(matches!(p.short[..], [Short::Automaton { .. }]));
         let text = "q3 w100x q99e197yz e2yz";
-        let want: Vec<u32> = keys
-            .iter()
-            .enumerate()
-            .filter(|(_, k)| text.contains(k.as_str()))
-            .map(|(i, _)| i as u32)
-            .collect();
+        let want = naive(&keys, text);
         assert!(want.len() >= 5, "{want:?}");
         assert_eq!(found(&p, text), want);
     }
@@ -402,12 +406,7 @@ mod tests {
         let keys: Vec<String> = (0..500).map(|i| format!("key{i} part")).collect();
         let p = Prefilter::new(keys.iter().map(|k| k.as_bytes().into()).collect());
         let text = "xx key17 part key3 part key499 partkey250 par";
-        let want: Vec<u32> = keys
-            .iter()
-            .enumerate()
-            .filter(|(_, k)| text.contains(k.as_str()))
-            .map(|(i, _)| i as u32)
-            .collect();
+        let want = naive(&keys, text);
         assert_eq!(found(&p, text), want);
     }
 

@@ -12,9 +12,10 @@ use regex::Regex;
 /// The most frames kept per message.
 pub const MAX_FRAMES: usize = 64;
 
-/// Segments kept for reuse ([`Grouper::recycle`]), and the longest text whose buffer is kept.
+/// Segments kept for reuse ([`Grouper::recycle`]), and the most text capacity a kept one may
+/// have: at most 32 MiB held, whatever lines went through (most log lines are shorter).
 const MAX_SPARE: usize = 1 << 16;
-const MAX_SPARE_TEXT: usize = 4096;
+const MAX_SPARE_TEXT: usize = 512;
 
 /// One frame of a stack trace.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
