@@ -86,7 +86,7 @@ enum Short {
 pub(crate) struct Prefilter {
     keys: Vec<Box<[u8]>>,
     tables: Vec<Table>,
-    short: Vec<Short>,
+    short: Option<Short>,
 }
 
 impl Prefilter {
@@ -104,21 +104,18 @@ impl Prefilter {
             }
         }
         let mut readings = vec![(LONG, long), (MEDIUM, medium)];
-        let mut finders = Vec::new();
-        match teddy(&keys, &short) {
-            Some(t) => finders.push(t),
-            None => {
-                let (table, tiny): (Vec<u32>, Vec<u32>) = short
-                    .into_iter()
-                    .partition(|&i| keys[i as usize].len() >= SHORT.min_key());
-                readings.push((SHORT, table));
-                if !tiny.is_empty() {
-                    let ac = AhoCorasick::builder()
-                        .match_kind(MatchKind::Standard)
-                        .build(tiny.iter().map(|&i| &keys[i as usize]))
-                        .expect("an automaton over a few short strings always builds");
-                    finders.push(Short::Automaton { ac, ids: tiny });
-                }
+        let mut short_finder = teddy(&keys, &short);
+        if short_finder.is_none() {
+            let (table, tiny): (Vec<u32>, Vec<u32>) = short
+                .into_iter()
+                .partition(|&i| keys[i as usize].len() >= SHORT.min_key());
+            readings.push((SHORT, table));
+            if !tiny.is_empty() {
+                let ac = AhoCorasick::builder()
+                    .match_kind(MatchKind::Standard)
+                    .build(tiny.iter().map(|&i| &keys[i as usize]))
+                    .expect("an automaton over a few short strings always builds");
+                short_finder = Some(Short::Automaton { ac, ids: tiny });
             }
         }
         let tables = readings
@@ -129,7 +126,7 @@ impl Prefilter {
         Prefilter {
             keys,
             tables,
-            short: finders,
+            short: short_finder,
         }
     }
 
@@ -149,7 +146,7 @@ impl Prefilter {
                 _ => table.scan::<3>(&self.keys, text, &mut found),
             }
         }
-        for short in &self.short {
+        if let Some(short) = &self.short {
             match short {
                 Short::Teddy { searcher, by_first } => {
                     let mut at = 0;
@@ -394,7 +391,7 @@ mod tests {
             })
             .collect();
         let p = Prefilter::new(keys.iter().map(|k| k.as_bytes().into()).collect());
-        assert!(matches!(p.short[..], [Short::Automaton { .. }]));
+        assert!(matches!(p.short, Some(Short::Automaton { .. })));
         let text = "q3 w100x q99e197yz e2yz";
         let want = naive(&keys, text);
         assert!(want.len() >= 5, "{want:?}");

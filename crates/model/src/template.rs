@@ -159,25 +159,18 @@ impl PatternParts {
                 rest = &rest[h.len()..];
                 continue;
             }
-            parts.trail = false;
-            match c {
-                '\\' => {
-                    let escaped = rest[1..].chars().next()?;
-                    // `\d`, `\w`, `\b` … are classes or assertions, not literal text.
-                    if escaped.is_alphanumeric() {
-                        return None;
-                    }
-                    current.push(escaped);
-                    rest = &rest[1 + escaped.len_utf8()..];
-                }
-                '.' | '^' | '$' | '|' | '?' | '*' | '+' | '(' | ')' | '[' | ']' | '{' | '}' => {
-                    return None
-                }
-                c => {
-                    current.push(c);
-                    rest = &rest[c.len_utf8()..];
-                }
+            // Any other regex syntax than an escape makes the pattern not errata's form.
+            if c != '\\' {
+                return None;
             }
+            parts.trail = false;
+            let escaped = rest[1..].chars().next()?;
+            // `\d`, `\w`, `\b` … are classes or assertions, not literal text.
+            if escaped.is_alphanumeric() {
+                return None;
+            }
+            current.push(escaped);
+            rest = &rest[1 + escaped.len_utf8()..];
         }
         if !current.is_empty() {
             parts.literals.push(current);

@@ -23,7 +23,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use errata_model::{MatchEntry, Record};
-use rusqlite::{params, Connection};
+use rusqlite::{params, Connection, OptionalExtension};
 use sha2::{Digest, Sha256};
 
 /// What can go wrong with the store.
@@ -615,7 +615,7 @@ impl Store {
         counts: Option<&WordCounts>,
     ) -> Result<Vec<MatchEntry>> {
         // The rarest words say the most and cost the least: a common word (`error`, `GET`)
-        // would make the index rank thousands of messages. Query with the few rarest.
+        // would bring thousands of messages to score. Query with the few rarest.
         // One lookup a word: fts5vocab answers `term = ?` from the index, but scans every term
         // for an IN list.
         let mut doc_count = self
@@ -626,13 +626,7 @@ impl Store {
             let w = w.to_lowercase();
             let n: Option<i64> = match counts {
                 Some(c) => c.0.get(&w).copied(),
-                None => doc_count
-                    .query_row([&w], |r| r.get(0))
-                    .map(Some)
-                    .or_else(|e| match e {
-                        rusqlite::Error::QueryReturnedNoRows => Ok(None),
-                        e => Err(e),
-                    })?,
+                None => doc_count.query_row([&w], |r| r.get(0)).optional()?,
             };
             if let Some(n) = n {
                 counted.push((w, n));
