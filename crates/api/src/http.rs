@@ -107,11 +107,6 @@ impl Service {
         })
     }
 
-    /// The matcher over every record.
-    pub fn matcher(&self) -> &Matcher {
-        &self.matcher
-    }
-
     /// The records that produced `text` (a message, log excerpt or stack trace), best first,
     /// as `errata explain --json` answers.
     pub fn explain(&self, text: &str, limit: usize) -> Result<lookup::Answer, ApiError> {
