@@ -349,6 +349,9 @@ pub(crate) fn triggers(lang: Lang) -> (&'static [&'static str], &'static [&'stat
         "zap",
         "sugar",
         "tracing",
+        // `parser.error(…)` of argparse and optparse.
+        "parser.error",
+        "self.error",
     ];
     const JAVA: &[&str] = &["throw", "Exception", "Error"];
     match lang {

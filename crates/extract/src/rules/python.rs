@@ -128,6 +128,12 @@ impl Python {
         if func.kind() == "attribute" {
             let receiver = cx.text(func.child_by_field_name("object")?);
             let method = cx.text(func.child_by_field_name("attribute")?);
+            // argparse's and optparse's `parser.error(msg)` prints the usage and the message,
+            // and exits with status 2.
+            if method == "error" && is_parser(receiver, call, cx) {
+                let message = self.message(first_named(arg_list)?, cx, 0)?;
+                return Some(Found::new(call, message, ErrorType::Exit));
+            }
             if let Some(sev) = log_severity(method).filter(|_| is_logger(receiver)) {
                 let message = self.message(first_named(arg_list)?, cx, 0)?;
                 let sev = if method == "fatal" || method == "critical" {
@@ -184,8 +190,10 @@ impl Python {
                         }
                     }
                     a.message = self.message(arg, cx, 0);
-                    if a.message.is_none() {
-                        // Only the first argument (after an errno or a status) is the message.
+                    // Only the first argument (after an errno or a status) is the message, or
+                    // the second after the object the error is about: `ArgumentError(action,
+                    // msg)`, `ParseError(self, "…")`.
+                    if a.message.is_none() && !(a.positional == 1 && is_subject(arg)) {
                         break;
                     }
                 }
@@ -224,6 +232,13 @@ impl Python {
             }
             "call" => {
                 let func = node.child_by_field_name("function")?;
+                if let Some(at) = gettext_message_arg(cx.text(func)) {
+                    // A translated message: `_("…")`, `gettext("…")`, the singular of
+                    // `ngettext("…", "…", n)`.
+                    let args = node.child_by_field_name("arguments")?;
+                    let arg = *named_children(args).get(at)?;
+                    return self.message(arg, cx, depth);
+                }
                 if func.kind() != "attribute"
                     || cx.text(func.child_by_field_name("attribute")?) != "format"
                 {
@@ -274,6 +289,44 @@ fn string_template(node: Node<'_>, cx: &Cx<'_>) -> Template {
         }
     }
     t
+}
+
+/// Whether `receiver` of an `error(…)` call is a command-line parser: a name ending in
+/// `parser` (`parser`, `self.arg_parser`), or `self` in a class whose name ends in `Parser`.
+fn is_parser(receiver: &str, call: Node<'_>, cx: &Cx<'_>) -> bool {
+    if receiver == "self" {
+        let mut n = call.parent();
+        while let Some(p) = n {
+            if p.kind() == "class_definition" {
+                return p
+                    .child_by_field_name("name")
+                    .is_some_and(|name| cx.text(name).ends_with("Parser"));
+            }
+            n = p.parent();
+        }
+        return false;
+    }
+    last_segment(receiver)
+        .to_ascii_lowercase()
+        .ends_with("parser")
+}
+
+/// Which argument of a gettext-style call is the message: `_`, `gettext`, `ngettext` and their
+/// lazy and `N_` forms take it first; `pgettext` and `npgettext` after a context.
+fn gettext_message_arg(func: &str) -> Option<usize> {
+    match last_segment(func) {
+        "_" | "N_" | "gettext" | "ugettext" | "gettext_lazy" | "ugettext_lazy" | "lazy_gettext"
+        | "gettext_noop" | "ngettext" | "ungettext" | "ngettext_lazy" | "lazy_ngettext" => Some(0),
+        "pgettext" | "pgettext_lazy" | "npgettext" | "npgettext_lazy" => Some(1),
+        _ => None,
+    }
+}
+
+/// Whether an argument names the object an error is about rather than saying anything: a
+/// plain name or attribute (`self`, `action`, `self.node`), which an exception class such as
+/// argparse's `ArgumentError(action, message)` takes before its message.
+fn is_subject(arg: Node<'_>) -> bool {
+    matches!(arg.kind(), "identifier" | "attribute" | "none")
 }
 
 fn status_of(node: Node<'_>, cx: &Cx<'_>) -> Option<u16> {
