@@ -1,7 +1,7 @@
 //! Go: `errors.New`, `fmt.Errorf`, sentinel errors, `panic`, `log.Fatal*`/`log.Panic*`,
 //! structured error logging, `http.Error` and gRPC's `status.Error`.
 
-use errata_model::{ErrorType, Template};
+use errata_model::{ErrorType, Segment, Template};
 use tree_sitter::Node;
 
 use super::{
@@ -16,10 +16,23 @@ const MAX_FOLLOW: u8 = 3;
 
 impl Rules for Go {
     fn site_kinds(&self) -> &'static [&'static str] {
-        &["call_expression"]
+        &["call_expression", "return_statement"]
+    }
+
+    fn sites_within<'t>(&self, node: Node<'t>, cx: &Cx<'_>) -> Vec<Node<'t>> {
+        let mut out = Vec::new();
+        if node.kind() == "method_declaration" && is_error_method(node, cx) {
+            if let Some(body) = node.child_by_field_name("body") {
+                returns_in(body, &mut out);
+            }
+        }
+        out
     }
 
     fn site<'t>(&self, node: Node<'t>, cx: &Cx<'_>) -> Option<Found<'t>> {
+        if node.kind() == "return_statement" {
+            return self.error_text(node, cx);
+        }
         if node.kind() != "call_expression" {
             return None;
         }
@@ -123,6 +136,47 @@ impl Rules for Go {
 }
 
 impl Go {
+    /// A `return` of an error type's `Error() string` method: the text the type's errors
+    /// print, such as `"strconv." + e.Func + ": parsing " + Quote(e.Num) + ": " + e.Err.Error()`.
+    /// A return with too little literal text to recognise (`e.Op + " " + e.Path`) is none.
+    fn error_text<'t>(&self, ret: Node<'t>, cx: &Cx<'_>) -> Option<Found<'t>> {
+        let mut n = ret.parent();
+        let method = loop {
+            let p = n?;
+            if p.kind() == "method_declaration" {
+                break p;
+            }
+            if self.is_function(p.kind()) {
+                return None;
+            }
+            n = p.parent();
+        };
+        if !is_error_method(method, cx) {
+            return None;
+        }
+        let mut value = first_named(ret)?;
+        if value.kind() == "expression_list" {
+            match named_children(value)[..] {
+                [one] => value = one,
+                _ => return None,
+            }
+        }
+        let message = self.message(value, cx, 0)?;
+        let literal_alnum: usize = message
+            .segments()
+            .iter()
+            .map(|s| match s {
+                Segment::Literal(t) => t.chars().filter(|c| c.is_alphanumeric()).count(),
+                Segment::Placeholder { .. } => 0,
+            })
+            .sum();
+        if literal_alnum < MIN_ERROR_TEXT {
+            return None;
+        }
+        let class = receiver_type(method, cx);
+        Some(Found::new(ret, message, ErrorType::ErrorReturn).class(class))
+    }
+
     /// `errors.New(msg)`, `fmt.Errorf(format, ...)` and their kin: the message and the nodes
     /// used.
     fn error_value<'t>(&self, call: Node<'t>, cx: &Cx<'_>) -> Option<(Template, Vec<Node<'t>>)> {
@@ -190,6 +244,42 @@ impl Go {
             _ => None,
         }
     }
+}
+
+/// Letters and digits an `Error()` method's text needs besides its placeholders.
+const MIN_ERROR_TEXT: usize = 3;
+
+/// Whether a method declaration is `func (r T) Error() string`, which makes `T` an error type.
+fn is_error_method(method: Node<'_>, cx: &Cx<'_>) -> bool {
+    let named = |f: &str| method.child_by_field_name(f).map(|n| cx.text(n));
+    named("name") == Some("Error")
+        && named("result") == Some("string")
+        && method
+            .child_by_field_name("parameters")
+            .is_some_and(|p| p.named_child_count() == 0)
+}
+
+/// The `return` statements of a function body, not those of the function literals in it.
+fn returns_in<'t>(node: Node<'t>, out: &mut Vec<Node<'t>>) {
+    let mut c = node.walk();
+    for child in node.named_children(&mut c) {
+        match child.kind() {
+            "return_statement" => out.push(child),
+            "func_literal" => {}
+            _ => returns_in(child, out),
+        }
+    }
+}
+
+/// The receiver's type, without a pointer: `NumError` of `func (e *NumError) Error() string`.
+fn receiver_type(method: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+    let params = method.child_by_field_name("receiver")?;
+    let param = first_named(params)?;
+    let ty = cx.text(param.child_by_field_name("type")?);
+    let ty = ty.trim_start_matches('*');
+    // A generic receiver keeps its name only: `List[T]` -> `List`.
+    let ty = ty.split('[').next().unwrap_or(ty);
+    (!ty.is_empty()).then(|| ty.to_owned())
 }
 
 /// `codes.NotFound` in `status.Error(codes.NotFound, ..)`.

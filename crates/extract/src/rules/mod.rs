@@ -190,6 +190,11 @@ pub(crate) fn find_sites_with<'t>(
             if want(*n) & SITE != 0 && seen.insert(n.id()) {
                 candidates.push(*n);
             }
+            for inner in rules.sites_within(*n, &cx) {
+                if want(inner) & SITE != 0 && seen.insert(inner.id()) {
+                    candidates.push(inner);
+                }
+            }
         }
     }
     candidates.sort_by_key(|n| (n.start_byte(), std::cmp::Reverse(n.end_byte())));
@@ -364,6 +369,7 @@ pub(crate) fn triggers(lang: Lang) -> (&'static [&'static str], &'static [&'stat
                 "status.Error",
                 "http.Error",
                 "panic",
+                "Error() string",
             ],
             LOGGERS,
         ),
@@ -469,6 +475,8 @@ fn in_site_shape(lang: Lang, word: &str, src: &[u8], start: usize, end: usize) -
             name_then(b'!') || (before == Some(&b'[') && called())
         }
         (Lang::Rust, _) => name_then(b'!'),
+        // A method `Error() string`: the text of an error type.
+        (Lang::Go, "Error() string") => true,
         _ => called(),
     }
 }
@@ -513,6 +521,13 @@ pub(crate) trait Rules {
 
     /// The error site at `node`, if `node` raises or reports one.
     fn site<'t>(&self, node: Node<'t>, cx: &Cx<'_>) -> Option<Found<'t>>;
+
+    /// The site nodes inside `node`, a construct whose trigger word is above its sites rather
+    /// than inside them (a Go `Error() string` method and its `return`s). Each is offered to
+    /// [`Rules::site`], as a walk over every node would offer it.
+    fn sites_within<'t>(&self, _node: Node<'t>, _cx: &Cx<'_>) -> Vec<Node<'t>> {
+        Vec::new()
+    }
 
     /// Whether nothing under `node` should be reported (test modules, unless tests are wanted).
     fn skip_subtree(&self, _node: Node<'_>, _cx: &Cx<'_>) -> bool {
