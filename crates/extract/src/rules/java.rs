@@ -21,6 +21,7 @@ impl Rules for Java {
             "throw_statement",
             "object_creation_expression",
             "method_invocation",
+            "explicit_constructor_invocation",
         ]
     }
 
@@ -47,6 +48,17 @@ impl Rules for Java {
                     return None;
                 }
                 self.creation(node, node, cx)
+            }
+            // `super(msg)` in a constructor of an exception class: the message every
+            // exception of the class carries.
+            "explicit_constructor_invocation" => {
+                if cx.text(node.child_by_field_name("constructor")?) != "super" {
+                    return None;
+                }
+                let class = enclosing_exception_class(node, cx)?;
+                let args = named_children(node.child_by_field_name("arguments")?);
+                let message = self.message(*args.first()?, cx, 0)?;
+                Some(Found::new(node, message, ErrorType::Exception).class(Some(class)))
             }
             "method_invocation" => {
                 let object = node.child_by_field_name("object")?;
@@ -181,4 +193,20 @@ fn text_block(body: &str) -> String {
         .map(|l| l.get(indent..).unwrap_or("").trim_end())
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// The name of the class a node is in, when that class extends an exception or error class.
+fn enclosing_exception_class(node: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+    let mut n = node.parent();
+    while let Some(p) = n {
+        if p.kind() == "class_declaration" {
+            let base = super::extended_class(cx.text(p.child_by_field_name("superclass")?))?;
+            if !(base.ends_with("Exception") || base.ends_with("Error")) {
+                return None;
+            }
+            return Some(cx.text(p.child_by_field_name("name")?).to_owned());
+        }
+        n = p.parent();
+    }
+    None
 }

@@ -281,10 +281,26 @@ impl Js {
         }
     }
 
+    /// `super(msg)` in the constructor of an error class (`class ConfigError extends Error`):
+    /// the message every error of the class carries, whatever its callers pass.
+    fn error_class_message<'t>(&self, call: Node<'t>, cx: &Cx<'_>) -> Option<Found<'t>> {
+        let class = enclosing_error_class(call, cx)?;
+        let arg = first_named(call.child_by_field_name("arguments")?)?;
+        let message = self.message(arg, cx, 0)?;
+        Some(
+            Found::new(call, message, ErrorType::Exception)
+                .class(Some(class))
+                .code(constructor_code(call, cx)),
+        )
+    }
+
     fn call_site<'t>(&self, call: Node<'t>, cx: &Cx<'_>) -> Option<Found<'t>> {
         let func = call.child_by_field_name("function")?;
         let args = call.child_by_field_name("arguments");
         let fname = cx.text(func);
+        if func.kind() == "super" {
+            return self.error_class_message(call, cx);
+        }
         if fname == "Promise.reject" {
             let arg = first_named(args?)?;
             let v = self.error_value(arg, cx, 0)?;
@@ -377,4 +393,49 @@ fn unwrap(mut node: Node<'_>) -> Node<'_> {
 
 fn status_of(node: Node<'_>, cx: &Cx<'_>) -> Option<u16> {
     http_status(node, cx, "number", "member_expression")
+}
+
+/// The name of the class a node is in, when that class extends an error class (a name ending
+/// in `Error` or `Exception`).
+fn enclosing_error_class(node: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+    let mut n = node.parent();
+    while let Some(p) = n {
+        if matches!(
+            p.kind(),
+            "class_declaration" | "class" | "abstract_class_declaration"
+        ) {
+            let mut c = p.walk();
+            let heritage = p
+                .named_children(&mut c)
+                .find(|h| h.kind() == "class_heritage")?;
+            let base = super::extended_class(cx.text(heritage))?;
+            if !(base.ends_with("Error") || base.ends_with("Exception")) {
+                return None;
+            }
+            return Some(cx.text(p.child_by_field_name("name")?).to_owned());
+        }
+        n = p.parent();
+    }
+    None
+}
+
+/// The code a constructor gives its error after `super(…)`: `this.code = 'ERR_INVALID_AUTH'`.
+fn constructor_code(call: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+    let mut stmt = call.parent()?;
+    if stmt.kind() == "await_expression" {
+        stmt = stmt.parent()?;
+    }
+    let mut next = stmt.next_named_sibling();
+    while let Some(s) = next {
+        let assign = first_named(s).filter(|a| a.kind() == "assignment_expression");
+        if let Some(a) = assign {
+            let left = cx.text(a.child_by_field_name("left")?);
+            let right = a.child_by_field_name("right")?;
+            if left == "this.code" && right.kind() == "string" {
+                return Some(strip_quotes(cx.text(right)).to_owned());
+            }
+        }
+        next = s.next_named_sibling();
+    }
+    None
 }

@@ -335,6 +335,8 @@ pub(crate) fn triggers(lang: Lang) -> (&'static [&'static str], &'static [&'stat
     // in comments and prose do not count); the rest are keywords and method names.
     const JS: &[&str] = &[
         "throw",
+        // `super(msg)` in an error class's constructor.
+        "super",
         "reject",
         "Error",
         "Exception",
@@ -357,8 +359,10 @@ pub(crate) fn triggers(lang: Lang) -> (&'static [&'static str], &'static [&'stat
         // `parser.error(…)` of argparse and optparse.
         "parser.error",
         "self.error",
+        // `super().__init__(msg)` in an exception class.
+        "__init__",
     ];
-    const JAVA: &[&str] = &["throw", "Exception", "Error"];
+    const JAVA: &[&str] = &["throw", "Exception", "Error", "super"];
     match lang {
         Lang::TypeScript | Lang::JavaScript => (JS, LOGGERS),
         Lang::Python => (&[], PY),
@@ -720,6 +724,18 @@ pub(crate) fn named_children(node: Node<'_>) -> Vec<Node<'_>> {
     node.named_children(&mut c)
         .filter(|n| !n.kind().contains("comment"))
         .collect()
+}
+
+/// The last segment of the class named after `extends` in a class's heritage text:
+/// `extends errors.BaseError<T> implements X` -> `BaseError`.
+pub(crate) fn extended_class(heritage: &str) -> Option<&str> {
+    let (_, rest) = heritage.split_once("extends")?;
+    let rest = rest.trim_start();
+    let end = rest
+        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$' || c == '.'))
+        .unwrap_or(rest.len());
+    let name = last_segment(&rest[..end]);
+    (!name.is_empty()).then_some(name)
 }
 
 /// The last segment of a dotted or path name: `errors.New` -> `New`, `a::b::c` -> `c`.

@@ -128,6 +128,21 @@ impl Python {
         if func.kind() == "attribute" {
             let receiver = cx.text(func.child_by_field_name("object")?);
             let method = cx.text(func.child_by_field_name("attribute")?);
+            // `super().__init__(msg)` or `Base.__init__(self, msg)` in an exception class: the
+            // message every exception of the class carries.
+            if method == "__init__" {
+                let class = enclosing_exception_class(call, cx)?;
+                let mut parts = named_children(arg_list);
+                if func.child_by_field_name("object")?.kind() != "call" {
+                    // `Base.__init__(self, …)`: the first argument is the instance.
+                    if parts.is_empty() {
+                        return None;
+                    }
+                    parts.remove(0);
+                }
+                let message = self.message(*parts.first()?, cx, 0)?;
+                return Some(Found::new(call, message, ErrorType::Exception).class(Some(class)));
+            }
             // argparse's and optparse's `parser.error(msg)` prints the usage and the message,
             // and exits with status 2.
             if method == "error" && is_parser(receiver, call, cx) {
@@ -309,6 +324,27 @@ fn is_parser(receiver: &str, call: Node<'_>, cx: &Cx<'_>) -> bool {
     last_segment(receiver)
         .to_ascii_lowercase()
         .ends_with("parser")
+}
+
+/// The name of the class a node is in, when one of its bases is an exception or warning class
+/// (a name ending in `Error`, `Exception` or `Warning`).
+fn enclosing_exception_class(node: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+    let mut n = node.parent();
+    while let Some(p) = n {
+        if p.kind() == "class_definition" {
+            let bases = p.child_by_field_name("superclasses")?;
+            let is_exception = named_children(bases).iter().any(|b| {
+                let last = last_segment(cx.text(*b));
+                last.ends_with("Error") || last.ends_with("Exception") || last.ends_with("Warning")
+            });
+            if !is_exception {
+                return None;
+            }
+            return Some(cx.text(p.child_by_field_name("name")?).to_owned());
+        }
+        n = p.parent();
+    }
+    None
 }
 
 /// Which argument of a gettext-style call is the message: `_`, `gettext`, `ngettext` and their
