@@ -1,7 +1,7 @@
 //! Go: `errors.New`, `fmt.Errorf`, sentinel errors, `panic`, `log.Fatal*`/`log.Panic*`,
 //! structured error logging, `http.Error` and gRPC's `status.Error`.
 
-use errata_model::{ErrorType, Segment, Template};
+use errata_model::{ErrorType, Template};
 use tree_sitter::Node;
 
 use super::{
@@ -162,15 +162,7 @@ impl Go {
             }
         }
         let message = self.message(value, cx, 0)?;
-        let literal_alnum: usize = message
-            .segments()
-            .iter()
-            .map(|s| match s {
-                Segment::Literal(t) => t.chars().filter(|c| c.is_alphanumeric()).count(),
-                Segment::Placeholder { .. } => 0,
-            })
-            .sum();
-        if literal_alnum < MIN_ERROR_TEXT {
+        if super::literal_alnum(&message) < MIN_ERROR_TEXT {
             return None;
         }
         let class = receiver_type(method, cx);

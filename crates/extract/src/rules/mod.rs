@@ -393,6 +393,8 @@ pub(crate) fn triggers(lang: Lang) -> (&'static [&'static str], &'static [&'stat
                 "warn",
                 "expect",
                 "Err",
+                // `impl fmt::Display for SomeError`: the text of an error type.
+                "Display for",
             ],
             &[],
         ),
@@ -478,6 +480,7 @@ fn in_site_shape(lang: Lang, word: &str, src: &[u8], start: usize, end: usize) -
             let before = src[..start].iter().rev().find(|b| !b.is_ascii_whitespace());
             name_then(b'!') || (before == Some(&b'[') && called())
         }
+        (Lang::Rust, "Display for") => true,
         (Lang::Rust, _) => name_then(b'!'),
         // A method `Error() string`: the text of an error type.
         (Lang::Go, "Error() string") => true,
@@ -724,6 +727,17 @@ pub(crate) fn named_children(node: Node<'_>) -> Vec<Node<'_>> {
     node.named_children(&mut c)
         .filter(|n| !n.kind().contains("comment"))
         .collect()
+}
+
+/// How many letters and digits a template's literal text holds.
+pub(crate) fn literal_alnum(t: &errata_model::Template) -> usize {
+    t.segments()
+        .iter()
+        .map(|s| match s {
+            errata_model::Segment::Literal(l) => l.chars().filter(|c| c.is_alphanumeric()).count(),
+            errata_model::Segment::Placeholder { .. } => 0,
+        })
+        .sum()
 }
 
 /// The last segment of the class named after `extends` in a class's heritage text:

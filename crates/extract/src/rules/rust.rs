@@ -19,6 +19,16 @@ impl Rules for Rust {
         &["mod_item", "function_item"]
     }
 
+    fn sites_within<'t>(&self, node: Node<'t>, cx: &Cx<'_>) -> Vec<Node<'t>> {
+        let mut out = Vec::new();
+        if node.kind() == "impl_item" && display_of_error(node, cx).is_some() {
+            if let Some(body) = node.child_by_field_name("body") {
+                writes_in(body, &mut out);
+            }
+        }
+        out
+    }
+
     fn site<'t>(&self, node: Node<'t>, cx: &Cx<'_>) -> Option<Found<'t>> {
         match node.kind() {
             "macro_invocation" => self.macro_site(node, cx),
@@ -64,12 +74,52 @@ impl Rules for Rust {
 }
 
 impl Rust {
+    /// `write!(f, "…")`, `writeln!` or `f.write_str("…")` in the `fmt` of an error type's
+    /// `Display`: the text its errors print. The class is the type, or `Type::Variant` in a
+    /// `match` arm on one of its variants.
+    fn display_text<'t>(
+        &self,
+        node: Node<'t>,
+        message: Template,
+        cx: &Cx<'_>,
+    ) -> Option<Found<'t>> {
+        if super::literal_alnum(&message) < MIN_DISPLAY_TEXT {
+            return None;
+        }
+        let mut arm = None;
+        let mut n = node.parent();
+        let function = loop {
+            let p = n?;
+            match p.kind() {
+                "function_item" => break p,
+                "closure_expression" => return None,
+                "match_arm" if arm.is_none() => arm = Some(p),
+                _ => {}
+            }
+            n = p.parent();
+        };
+        if function.child_by_field_name("name").map(|n| cx.text(n)) != Some("fmt") {
+            return None;
+        }
+        let item = function.parent()?.parent()?;
+        let ty = display_of_error(item, cx)?;
+        let variant = arm
+            .and_then(|a| a.child_by_field_name("pattern"))
+            .and_then(|p| variant_of(cx.text(p), &ty));
+        let class = variant.map_or_else(|| ty.clone(), |v| format!("{ty}::{v}"));
+        Some(Found::new(node, message, ErrorType::ErrorReturn).class(Some(class)))
+    }
+
     fn macro_site<'t>(&self, node: Node<'t>, cx: &Cx<'_>) -> Option<Found<'t>> {
         let name = last_segment(cx.text(node.child_by_field_name("macro")?));
         let tt = named_children(node)
             .into_iter()
             .find(|n| n.kind() == "token_tree")?;
         let args = macro_args(tt, cx);
+        if matches!(name, "write" | "writeln") {
+            let message = format_string(args.get(1)?, cx)?;
+            return self.display_text(node, message, cx);
+        }
         let (ty, index) = match name {
             "panic" | "unreachable" | "unimplemented" | "todo" => (ErrorType::Panic, Some(0)),
             "assert" | "debug_assert" => (ErrorType::Assertion, Some(1)),
@@ -100,6 +150,10 @@ impl Rust {
         match func.kind() {
             "field_expression" => {
                 let method = cx.text(func.child_by_field_name("field")?);
+                if matches!(method, "write_str" | "pad") && args.len() == 1 {
+                    let message = self.message(args[0], cx)?;
+                    return self.display_text(call, message, cx);
+                }
                 if !matches!(method, "expect" | "expect_err") || args.len() != 1 {
                     return None;
                 }
@@ -205,6 +259,53 @@ impl Rust {
                 }
             }
             _ => None,
+        }
+    }
+}
+
+/// Letters and digits a `Display` text needs besides its placeholders (`write!(f, "{}", x)`
+/// says nothing of its own).
+const MIN_DISPLAY_TEXT: usize = 3;
+
+/// The type of an `impl Display for T` (`fmt::Display`, `std::fmt::Display`) whose name ends in
+/// `Error`, without its generics.
+fn display_of_error(item: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+    if item.kind() != "impl_item" {
+        return None;
+    }
+    let tr = cx.text(item.child_by_field_name("trait")?);
+    if last_segment(tr) != "Display" {
+        return None;
+    }
+    let ty = cx.text(item.child_by_field_name("type")?);
+    let ty = last_segment(ty.split('<').next().unwrap_or(ty)).trim();
+    ty.ends_with("Error").then(|| ty.to_owned())
+}
+
+/// The variant a match arm's pattern names, `Invalid` of `ParseError::Invalid(c)` or
+/// `Self::Invalid { .. }`, when it is a variant of `ty`.
+fn variant_of(pattern: &str, ty: &str) -> Option<String> {
+    let rest = pattern
+        .strip_prefix("Self::")
+        .or_else(|| pattern.strip_prefix(ty)?.strip_prefix("::"))?;
+    let end = rest
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len());
+    (end > 0).then(|| rest[..end].to_owned())
+}
+
+/// The `write!`/`writeln!` invocations and `.write_str(…)`/`.pad(…)` calls of an impl's body,
+/// not those inside closures.
+fn writes_in<'t>(node: Node<'t>, out: &mut Vec<Node<'t>>) {
+    let mut c = node.walk();
+    for child in node.named_children(&mut c) {
+        match child.kind() {
+            "macro_invocation" | "call_expression" => {
+                out.push(child);
+                writes_in(child, out);
+            }
+            "closure_expression" => {}
+            _ => writes_in(child, out),
         }
     }
 }
