@@ -342,10 +342,11 @@ pub(crate) fn sentinel<'a>(site: &Site<'a>) -> Option<&'a str> {
         .then_some(class)
 }
 
-/// The functions that return a sentinel, each once, quoted.
+/// The functions that return a sentinel, each once, quoted: those of the places [`places`]
+/// shows, so that the reader finds each named in the trigger scenarios.
 fn returners(site: &Site<'_>) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
-    for c in &site.facts.callers {
+    for c in site.facts.callers.iter().take(MAX_REFS) {
         if let Some(f) = &c.function {
             let f = format!("`{f}()`");
             if !names.contains(&f) {

@@ -499,3 +499,103 @@ fn every_cpython_message_rendered_into_a_log_is_matched_back() {
 fn every_npm_message_rendered_into_a_log_is_matched_back() {
     round_trip(crate::corpora::npm_all(), "npm");
 }
+
+/// Runs `cmd` and returns what it printed to stdout and stderr, or None when it cannot run.
+fn output_of(cmd: &mut std::process::Command) -> Option<String> {
+    let out = cmd.output().ok()?;
+    let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
+    text.push_str(&String::from_utf8_lossy(&out.stderr));
+    Some(text)
+}
+
+/// The first match's record of an error text: (file, class, type).
+fn explained(s: &Scratch, text: &str) -> (String, String, String) {
+    let (code, v) = explain_json(s, text);
+    assert_eq!(code, 0, "nothing matched {text:?}: {v}");
+    assert_eq!(v["matches"][0]["approximate"], false, "{text:?}: {v}");
+    let r = &v["matches"][0]["record"];
+    let field = |k: &str| r[k].as_str().unwrap_or_default().to_owned();
+    (field("filePath"), field("errorClass"), field("errorType"))
+}
+
+/// Errors that Python's standard library really prints are matched to the code that makes
+/// them: argparse's messages are translated (`_('…')`) and reported with `parser.error`, an
+/// exception class builds its message in `__init__`.
+#[test]
+fn real_python_errors_are_explained_by_the_code_that_made_them() {
+    let Some(c) = crate::corpora::cpython() else {
+        return;
+    };
+    let script = "import argparse, sys\n\
+        p = argparse.ArgumentParser(prog='tool')\n\
+        p.add_argument('--mode', choices=['a', 'b'])\n\
+        p.add_argument('path')\n\
+        p.parse_args(sys.argv[1:])\n";
+    let run = |args: &[&str]| {
+        output_of(
+            std::process::Command::new("python3")
+                .args(["-c", script])
+                .args(args),
+        )
+    };
+    let Some(missing) = run(&[]) else {
+        eprintln!("python3 cannot run here; skipped");
+        return;
+    };
+    let missing = missing.lines().last().unwrap_or_default().to_owned();
+    assert!(
+        missing.contains("the following arguments are required"),
+        "{missing}"
+    );
+    let (file, _, ty) = explained(&c.scratch, &missing);
+    assert!(file.ends_with("argparse.py"), "{missing} -> {file}");
+    assert_eq!(ty, "exit", "{missing}");
+
+    let choice = run(&["--mode", "z", "x"]).unwrap();
+    let choice = choice.lines().last().unwrap_or_default().to_owned();
+    let (file, class, _) = explained(&c.scratch, &choice);
+    assert!(file.ends_with("argparse.py"), "{choice} -> {file}");
+    assert_eq!(class, "ArgumentError", "{choice}");
+}
+
+/// Errors that Go's standard library really returns are matched to the type that words them:
+/// `strconv.Atoi`'s comes from `(*NumError).Error`, `json.Unmarshal`'s from
+/// `(*UnmarshalTypeError).Error`.
+#[test]
+fn real_go_errors_are_explained_by_the_error_type_that_words_them() {
+    let Some(c) = crate::corpora::go() else {
+        return;
+    };
+    let program = r#"package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+)
+
+func main() {
+	_, err := strconv.Atoi("x1")
+	fmt.Println(err)
+	var n int
+	fmt.Println(json.Unmarshal([]byte(`"s"`), &n))
+}
+"#;
+    let main = c.scratch.write("real-go/main.go", program);
+    let Some(out) = output_of(std::process::Command::new("go").arg("run").arg(&main)) else {
+        eprintln!("go cannot run here; skipped");
+        return;
+    };
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "go run printed {out}");
+    let (file, class, ty) = explained(&c.scratch, lines[0]);
+    assert!(file.ends_with("strconv/atoi.go"), "{} -> {file}", lines[0]);
+    assert_eq!((class.as_str(), ty.as_str()), ("NumError", "error-return"));
+    let (file, class, _) = explained(&c.scratch, lines[1]);
+    assert!(
+        file.ends_with("encoding/json/decode.go"),
+        "{} -> {file}",
+        lines[1]
+    );
+    assert_eq!(class, "UnmarshalTypeError");
+}
