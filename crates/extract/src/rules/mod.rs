@@ -481,11 +481,35 @@ fn in_site_shape(lang: Lang, word: &str, src: &[u8], start: usize, end: usize) -
             name_then(b'!') || (before == Some(&b'[') && called())
         }
         (Lang::Rust, "Display for") => true,
+        // `super(…)` and `__init__(…)` count in an error class only.
+        (Lang::Java | Lang::JavaScript | Lang::TypeScript, "super") => {
+            called() && in_error_class(src, start, b"extends")
+        }
+        (Lang::Python, "__init__") => called() && in_error_class(src, start, b"class "),
         (Lang::Rust, _) => name_then(b'!'),
         // A method `Error() string`: the text of an error type.
         (Lang::Go, "Error() string") => true,
         _ => called(),
     }
+}
+
+/// Whether the class declaration nearest above `at` (its last `header` word: `extends`, or
+/// Python's `class `) names a base that is an error class: `extends IOException`,
+/// `class ConfigError(errors.BaseError):`. A cheap look at the text, so that a file whose only
+/// `super(` is in some other class is not parsed for it.
+fn in_error_class(src: &[u8], at: usize, header: &[u8]) -> bool {
+    let before = &src[..at];
+    let Some(h) = memchr::memmem::rfind(before, header) else {
+        return false;
+    };
+    let decl = &before[h..];
+    let decl = &decl[..decl
+        .iter()
+        .position(|&b| b == b'{' || b == b'\n' || b == b':')
+        .unwrap_or(decl.len())];
+    [&b"Error"[..], b"Exception", b"Warning"]
+        .iter()
+        .any(|w| memchr::memmem::find(decl, w).is_some())
 }
 
 /// Whether the logger word ending at `end` is followed by the rest of its name and a call of
@@ -850,5 +874,36 @@ mod tests {
         assert!(!java(
             "void close() throws IOException { try { f(); } catch (IOException e) {} }"
         ));
+    }
+
+    #[test]
+    fn an_error_class_constructor_is_a_trigger_and_another_class_constructor_is_not() {
+        let java = |src: &str| may_have_sites(Lang::Java, src.as_bytes());
+        assert!(java(
+            "class QuotaException extends java.io.IOException {\n  QuotaException(long n) {\n    super(\"quota \" + n);\n  }\n}"
+        ));
+        assert!(!java(
+            "class Registry extends HashMap<String, String> {\n  Registry() {\n    super(16);\n  }\n}"
+        ));
+        let ts = |src: &str| may_have_sites(Lang::TypeScript, src.as_bytes());
+        assert!(ts(
+            "export class QuotaError extends errors.BaseError<D> implements S {\n  constructor(u: string) { super(`quota ${u}`) }\n}"
+        ));
+        assert!(!ts(
+            "class Store extends Map {\n  constructor() { super() }\n}"
+        ));
+        let py = |src: &str| may_have_sites(Lang::Python, src.as_bytes());
+        assert!(py(
+            "class ConfigError(errors.BaseError):\n    def __init__(self, k):\n        super().__init__(f\"bad {k}\")"
+        ));
+        assert!(!py(
+            "class Settings(dict):\n    def __init__(self, k):\n        super().__init__(k)"
+        ));
+        let go = |src: &str| may_have_sites(Lang::Go, src.as_bytes());
+        assert!(go(
+            "func (e *NumError) Error() string { return \"strconv.\" + e.Func }"
+        ));
+        let rust = |src: &str| may_have_sites(Lang::Rust, src.as_bytes());
+        assert!(rust("impl fmt::Display for ParseError {\n    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { f.write_str(\"bad\") }\n}"));
     }
 }

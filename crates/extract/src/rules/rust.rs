@@ -267,8 +267,8 @@ impl Rust {
 /// says nothing of its own).
 const MIN_DISPLAY_TEXT: usize = 3;
 
-/// The type of an `impl Display for T` (`fmt::Display`, `std::fmt::Display`) whose name ends in
-/// `Error`, without its generics.
+/// The type of an `impl Display for T` (`fmt::Display`, `std::fmt::Display`) whose name says
+/// it is an error (`ParseError`, serde_json's `ErrorCode`), without its generics.
 fn display_of_error(item: Node<'_>, cx: &Cx<'_>) -> Option<String> {
     if item.kind() != "impl_item" {
         return None;
@@ -279,7 +279,7 @@ fn display_of_error(item: Node<'_>, cx: &Cx<'_>) -> Option<String> {
     }
     let ty = cx.text(item.child_by_field_name("type")?);
     let ty = last_segment(ty.split('<').next().unwrap_or(ty)).trim();
-    ty.ends_with("Error").then(|| ty.to_owned())
+    ty.contains("Error").then(|| ty.to_owned())
 }
 
 /// The variant a match arm's pattern names, `Invalid` of `ParseError::Invalid(c)` or
