@@ -34,6 +34,11 @@ impl Rules for Js {
             "throw_statement" => {
                 let expr = first_named(node)?;
                 let v = match self.error_value(expr, cx, 0) {
+                    // `err.code = 'ELOCKED'` between building the error and throwing it.
+                    Some(mut v) if v.code.is_none() && expr.kind() == "identifier" => {
+                        v.code = code_set_before(node, cx.text(expr), cx);
+                        v
+                    }
                     Some(v) => v,
                     // `throw "message"` and `` throw `message ${x}` ``.
                     None => ErrorValue {
@@ -50,20 +55,31 @@ impl Rules for Js {
             "new_expression" => {
                 // An error built and handed on rather than thrown: `reject(new Error(..))`,
                 // `callback(new Error(..))`, `next(new HttpError(404, ..))`, `return new Error(..)`.
-                let parent = node.parent()?;
+                let ctor = cx.text(node.child_by_field_name("constructor")?);
+                let last = last_segment(ctor);
+                if !(last.ends_with("Error") || last.ends_with("Exception")) {
+                    return None;
+                }
+                // `Object.assign(new Error(..), {code})` is the error that is handed on, with
+                // its code; kept in a local, it is reported where the local is thrown.
+                let mut value = node;
+                let mut parent = node.parent()?;
+                if parent.kind() == "arguments" {
+                    let call = parent.parent()?;
+                    let callee = call.child_by_field_name("function").map(|f| cx.text(f));
+                    if callee == Some("Object.assign") {
+                        value = call;
+                        parent = call.parent()?;
+                    }
+                }
                 if !matches!(
                     parent.kind(),
                     "arguments" | "return_statement" | "arrow_function"
                 ) {
                     return None;
                 }
-                let ctor = cx.text(node.child_by_field_name("constructor")?);
-                let last = last_segment(ctor);
-                if !(last.ends_with("Error") || last.ends_with("Exception")) {
-                    return None;
-                }
-                let v = self.error_value(node, cx, 0)?;
-                Some(self.found(node, v, ErrorType::Exception))
+                let v = self.error_value(value, cx, 0)?;
+                Some(self.found(value, v, ErrorType::Exception))
             }
             _ => None,
         }
@@ -436,6 +452,25 @@ fn constructor_code(call: Node<'_>, cx: &Cx<'_>) -> Option<String> {
             }
         }
         next = s.next_named_sibling();
+    }
+    None
+}
+
+/// The code given to the error `name` by a statement `name.code = '…'` above `stmt`, within
+/// the few statements before it.
+fn code_set_before(stmt: Node<'_>, name: &str, cx: &Cx<'_>) -> Option<String> {
+    let target = format!("{name}.code");
+    let mut prev = stmt.prev_named_sibling();
+    for _ in 0..super::LOCAL_REACH {
+        let s = prev?;
+        let assign = first_named(s).filter(|a| a.kind() == "assignment_expression");
+        if let Some(a) = assign {
+            let right = a.child_by_field_name("right")?;
+            if cx.text(a.child_by_field_name("left")?) == target && right.kind() == "string" {
+                return Some(strip_quotes(cx.text(right)).to_owned());
+            }
+        }
+        prev = s.prev_named_sibling();
     }
     None
 }
