@@ -36,17 +36,72 @@ fn semi(lang: Lang) -> &'static str {
     }
 }
 
-/// The longest literal run of the message, to recognise it by: placeholders vary at run time.
+/// The longest literal run of the message, to recognise it by: placeholders vary at run time,
+/// and so does what they hold (`{e.Err.Error()}`, `${sandbox.id}`, `%(name)s`).
 pub(crate) fn stable_fragment(message: &str) -> String {
+    let b = message.as_bytes();
     let mut best = "";
-    for part in message.split(['{', '}', '%', '$']) {
-        if part.len() > best.len() {
-            best = part;
+    let (mut start, mut i) = (0, 0);
+    while i < b.len() {
+        let hole_end = match b[i] {
+            b'{' => closing_brace(b, i),
+            b'$' if b.get(i + 1) == Some(&b'{') => closing_brace(b, i + 1),
+            b'%' => Some(printf_end(b, i)),
+            _ => None,
+        };
+        match hole_end {
+            Some(end) => {
+                if message[start..i].len() > best.len() {
+                    best = &message[start..i];
+                }
+                (start, i) = (end, end);
+            }
+            None => i += 1,
         }
+    }
+    if message[start..].len() > best.len() {
+        best = &message[start..];
     }
     let best = best.trim();
     let best = if best.is_empty() { message } else { best };
     best.chars().take(80).collect::<String>()
+}
+
+/// Just past the `}` that closes the `{` at `open`, if one does.
+fn closing_brace(b: &[u8], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (j, &c) in b.iter().enumerate().skip(open) {
+        match c {
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(j + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Just past the printf conversion starting at the `%` at `at`: `%s`, `%-08.3f`, `%(name)r`,
+/// `%lld`; a `%` followed by none is one byte.
+fn printf_end(b: &[u8], at: usize) -> usize {
+    let mut j = at + 1;
+    if b.get(j) == Some(&b'(') {
+        match b[j..].iter().position(|&c| c == b')') {
+            Some(k) => j += k + 1,
+            None => return at + 1,
+        }
+    }
+    while j < b.len() && b"-+ #0123456789.*hlLqjzt".contains(&b[j]) {
+        j += 1;
+    }
+    match b.get(j) {
+        Some(c) if c.is_ascii_alphabetic() || *c == b'%' => j + 1,
+        _ => at + 1,
+    }
 }
 
 /// The fragment on one line, to put in a comment.
@@ -222,6 +277,12 @@ pub(crate) fn example_fix(site: &Site<'_>) -> String {
     let c = comment(site.lang);
     let s = semi(site.lang);
     let fragment = fragment_line(site.message);
+    if let Some((class, _)) = crate::prose::own_text(site) {
+        return format!(
+            "{c} before: the error is told apart by its wording, \"{fragment}\", which only formats a `{class}`\n{c} after: by its type, and by this wording among its texts\n{}",
+            type_guard(site)
+        );
+    }
     if let Some(name) = crate::prose::sentinel(site) {
         return format!(
             "// before: the error is passed on without a look\nif err != nil {{\n\treturn err\n}}\n// after: {name} is told apart from other errors\nif errors.Is(err, {name}) {{\n\t// handle \"{fragment}\" here\n}} else if err != nil {{\n\treturn err\n}}"
@@ -258,6 +319,12 @@ pub(crate) fn example_fix(site: &Site<'_>) -> String {
 
 pub(crate) fn validation_code(site: &Site<'_>) -> String {
     let c = comment(site.lang);
+    if let Some((class, _)) = crate::prose::own_text(site) {
+        return format!(
+            "{c} {}:{} only words a `{class}` once it exists: nothing is checked here.\n{c} Check the input where the `{class}` is created.",
+            site.file_path, site.line
+        );
+    }
     let fname = named_function(site)
         .map(|f| format!("{}()", f.name))
         .unwrap_or_else(|| site.file_path.to_owned());
@@ -344,8 +411,10 @@ pub(crate) fn type_guard(site: &Site<'_>) -> String {
 pub(crate) fn try_catch(site: &Site<'_>, strategy: HandlingStrategy) -> String {
     let s = semi(site.lang);
     let the_call = match named_function(site) {
-        Some(_) => call(site, None),
-        None => String::new(),
+        // An error type's own text is not raised by calling its method: the error is caught
+        // where some other call returned or raised it.
+        Some(_) if crate::prose::own_text(site).is_none() => call(site, None),
+        _ => String::new(),
     };
     if the_call.is_empty() {
         // No function to call: the pattern is the test of a caught error.
@@ -381,5 +450,29 @@ pub(crate) fn try_catch(site: &Site<'_>, strategy: HandlingStrategy) -> String {
             _ => format!("match {the_call} {{\n    Ok(v) => v,\n    Err(e) if is_this_error(&e) => {{\n        {action}\n        todo!()\n    }}\n    Err(e) => return Err(e.into()),\n}}"),
         },
         Lang::Java => format!("try {{\n    {the_call};\n}} catch ({} e) {{\n    if (!isThisError(e)) throw e;\n    {action}\n}}", site.class.unwrap_or("Exception")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::stable_fragment;
+
+    #[test]
+    fn the_stable_fragment_is_literal_text_not_what_a_placeholder_holds() {
+        assert_eq!(
+            stable_fragment("strconv.{e.Func}: parsing {Quote(e.Num)}: {e.Err.Error()}"),
+            ": parsing"
+        );
+        assert_eq!(
+            stable_fragment("lease ${lease.id} of ${this.sandboxes[name].owner} expired"),
+            "expired"
+        );
+        assert_eq!(
+            stable_fragment("invalid %(type)s value given: %(value)r"),
+            "value given:"
+        );
+        assert_eq!(stable_fragment("id %-08.3f longer than %d"), "longer than");
+        assert_eq!(stable_fragment("100%! sure {unclosed"), "! sure {unclosed");
+        assert_eq!(stable_fragment("{}"), "{}");
     }
 }

@@ -176,8 +176,59 @@ fn guard_exprs(site: &Site<'_>) -> Vec<String> {
     site.facts.guards().map(|c| ticked(&c.expr)).collect()
 }
 
+/// The error type whose own text the site words, and how that text is produced, when the site
+/// is one: Go's `Error()` method of the type, the `fmt` of a Rust type's `Display`, or the
+/// constructor of an error class. Such a text is not raised where it is written: every error of
+/// the type carries it, wherever the error is made.
+pub(crate) fn own_text(site: &Site<'_>) -> Option<(String, &'static str)> {
+    let f = site.facts.function.as_ref()?;
+    let owner = f.owner.as_deref()?;
+    let class = site.class?;
+    let base = class.split("::").next().unwrap_or(class);
+    if last_name(base) != last_name(owner) {
+        return None;
+    }
+    let how = match (site.lang, f.name.as_str()) {
+        (Lang::Go, "Error") => {
+            "when the error is printed or its text is read, which calls this `Error()` method"
+        }
+        (Lang::Rust, "fmt") => {
+            "when the error is displayed (formatted with `{}`, or turned into a string), which calls this `fmt`"
+        }
+        (Lang::TypeScript | Lang::JavaScript, "constructor") | (Lang::Python, "__init__") => {
+            "when an error of the class is constructed, whatever its caller passes"
+        }
+        (Lang::Java, name) if name == last_name(owner) => {
+            "when an exception of the class is constructed with this constructor, whatever its caller passes"
+        }
+        _ => return None,
+    };
+    Some((class.to_owned(), how))
+}
+
+fn last_name(s: &str) -> &str {
+    s.rsplit(['.', ':']).next().unwrap_or(s)
+}
+
 pub(crate) fn documentation(site: &Site<'_>) -> String {
     let facts = site.facts;
+    if let Some((class, how)) = own_text(site) {
+        let mut doc = format!(
+            "This is the text of every `{class}` error, written in {} ({}:{}): \"{}\". It is produced {how}, so the error itself is made elsewhere, where a `{class}` is created and returned or raised.",
+            function_ref(site),
+            site.file_path,
+            site.line,
+            site.message.replace('`', "\\`")
+        );
+        let guards = guard_exprs(site);
+        if !guards.is_empty() {
+            doc.push_str(&format!(
+                " This wording is used when {}.",
+                and_list(&guards)
+            ));
+        }
+        return doc;
+    }
     let place = match &facts.function {
         Some(f) => {
             let owner = f
@@ -392,6 +443,11 @@ fn handler_of<'a>(site: &Site<'a>) -> Option<(&'a str, u32)> {
 
 pub(crate) fn trigger_scenarios(site: &Site<'_>) -> String {
     let facts = site.facts;
+    if let Some((class, how)) = own_text(site) {
+        return format!(
+            "Any `{class}` error shows this text {how}. The failure itself happened where that `{class}` was created."
+        );
+    }
     let mut out = match &facts.function {
         Some(_) if !facts.callers.is_empty() => {
             format!(
@@ -462,6 +518,11 @@ pub(crate) fn trigger_scenarios(site: &Site<'_>) -> String {
 }
 
 pub(crate) fn common_situations(site: &Site<'_>, bg: BackgroundTag) -> String {
+    if let Some((class, _)) = own_text(site) {
+        return format!(
+            "Seen wherever a `{class}` error is shown: in logs, in messages to users, in a wrapping error's text. What went wrong is in the values the text shows, which come from the `{class}`'s fields."
+        );
+    }
     let mut out = format!(
         "{} This is classified as {}.",
         classify::situation(bg),
@@ -508,6 +569,15 @@ pub(crate) fn common_situations(site: &Site<'_>, bg: BackgroundTag) -> String {
 pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<String> {
     let facts = site.facts;
     let mut out: Vec<String> = Vec::new();
+    if let Some((class, _)) = own_text(site) {
+        out.push(format!(
+            "Find where the `{class}` is created: the text only words it. The values in the message say which input or state made it."
+        ));
+        out.push(format!(
+            "Recognise the error by its type rather than its text (see typeGuard): every `{class}` carries this wording."
+        ));
+        return out;
+    }
     let fname = function_ref(site);
     if let Some(b) = &facts.other_branch {
         let runs: Vec<String> = b.statements.iter().map(|s| ticked(s)).collect();
