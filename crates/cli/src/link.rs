@@ -97,11 +97,11 @@ impl Links {
             // Go handles errors by value (`errors.Is(err, ErrX)`, `err == ErrX`): the class of
             // any other Go record is a type (`NumError` of its `Error()` method), which no
             // handler names.
-            let handled = handled_name(h.class.as_deref())
-                .filter(|_| lang != Lang::Go || sentinel)
-                .filter(|c| {
-                    sentinel || parsed.files(RefKind::Handler, c, fam) <= MAX_HANDLER_FILES
-                });
+            let handled = handled_name(h.class.as_deref()).filter(|c| {
+                sentinel
+                    || (lang != Lang::Go
+                        && parsed.files(RefKind::Handler, c, fam) <= MAX_HANDLER_FILES)
+            });
             if let Some(name) = handled {
                 let word = name.rsplit("::").next().unwrap_or(&name).to_owned();
                 words.push((lang, word));

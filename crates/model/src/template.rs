@@ -80,6 +80,17 @@ impl Template {
             .sum()
     }
 
+    /// The number of letters and digits of literal text: what a reader could recognise.
+    pub fn literal_alnum(&self) -> usize {
+        self.segments
+            .iter()
+            .map(|s| match s {
+                Segment::Literal(t) => t.chars().filter(|c| c.is_alphanumeric()).count(),
+                Segment::Placeholder { .. } => 0,
+            })
+            .sum()
+    }
+
     pub fn has_placeholders(&self) -> bool {
         self.segments
             .iter()

@@ -162,7 +162,7 @@ impl Go {
             }
         }
         let message = self.message(value, cx, 0)?;
-        if super::literal_alnum(&message) < MIN_ERROR_TEXT {
+        if message.literal_alnum() < MIN_ERROR_TEXT {
             return None;
         }
         let class = receiver_type(method, cx);

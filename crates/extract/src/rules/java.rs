@@ -6,8 +6,9 @@ use errata_model::{http_status_from_name, ErrorType, Severity, Template};
 use tree_sitter::Node;
 
 use super::{
-    assignment_value, concatenation, declarator_value, first_named, is_logger, last_segment,
-    log_severity, named_children, Cx, Found, Rules, Splice,
+    assignment_value, concatenation, declarator_value, enclosing, extended_class, first_named,
+    is_error_class, is_logger, last_segment, log_severity, named_children, Cx, Found, Rules,
+    Splice,
 };
 use crate::text::{brace_template, printf_template, strip_quotes, unescape};
 
@@ -44,7 +45,7 @@ impl Rules for Java {
                 }
                 let class = cx.text(node.child_by_field_name("type")?);
                 let last = last_segment(class);
-                if !(last.ends_with("Exception") || last.ends_with("Error")) {
+                if !is_error_class(last) {
                     return None;
                 }
                 self.creation(node, node, cx)
@@ -197,16 +198,10 @@ fn text_block(body: &str) -> String {
 
 /// The name of the class a node is in, when that class extends an exception or error class.
 fn enclosing_exception_class(node: Node<'_>, cx: &Cx<'_>) -> Option<String> {
-    let mut n = node.parent();
-    while let Some(p) = n {
-        if p.kind() == "class_declaration" {
-            let base = super::extended_class(cx.text(p.child_by_field_name("superclass")?))?;
-            if !(base.ends_with("Exception") || base.ends_with("Error")) {
-                return None;
-            }
-            return Some(cx.text(p.child_by_field_name("name")?).to_owned());
-        }
-        n = p.parent();
+    let class = enclosing(node, &["class_declaration"])?;
+    let base = extended_class(cx.text(class.child_by_field_name("superclass")?))?;
+    if !is_error_class(base) {
+        return None;
     }
-    None
+    Some(cx.text(class.child_by_field_name("name")?).to_owned())
 }

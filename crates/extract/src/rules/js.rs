@@ -5,8 +5,9 @@ use errata_model::{http_status_from_name, http_status_from_number, ErrorType, Se
 use tree_sitter::Node;
 
 use super::{
-    assignment_value, concatenation, declarator_value, first_named, http_status, is_logger,
-    last_segment, log_severity, named_children, Cx, Found, Rules, Splice,
+    assignment_value, concatenation, declarator_value, enclosing, extended_class, first_named,
+    http_status, is_error_class, is_logger, last_segment, log_severity, named_children, Cx, Found,
+    Rules, Splice, LOCAL_REACH,
 };
 use crate::text::{compact, strip_quotes, unescape};
 
@@ -57,7 +58,7 @@ impl Rules for Js {
                 // `callback(new Error(..))`, `next(new HttpError(404, ..))`, `return new Error(..)`.
                 let ctor = cx.text(node.child_by_field_name("constructor")?);
                 let last = last_segment(ctor);
-                if !(last.ends_with("Error") || last.ends_with("Exception")) {
+                if !is_error_class(last) {
                     return None;
                 }
                 // `Object.assign(new Error(..), {code})` is the error that is handed on, with
@@ -414,25 +415,18 @@ fn status_of(node: Node<'_>, cx: &Cx<'_>) -> Option<u16> {
 /// The name of the class a node is in, when that class extends an error class (a name ending
 /// in `Error` or `Exception`).
 fn enclosing_error_class(node: Node<'_>, cx: &Cx<'_>) -> Option<String> {
-    let mut n = node.parent();
-    while let Some(p) = n {
-        if matches!(
-            p.kind(),
-            "class_declaration" | "class" | "abstract_class_declaration"
-        ) {
-            let mut c = p.walk();
-            let heritage = p
-                .named_children(&mut c)
-                .find(|h| h.kind() == "class_heritage")?;
-            let base = super::extended_class(cx.text(heritage))?;
-            if !(base.ends_with("Error") || base.ends_with("Exception")) {
-                return None;
-            }
-            return Some(cx.text(p.child_by_field_name("name")?).to_owned());
-        }
-        n = p.parent();
+    let class = enclosing(
+        node,
+        &["class_declaration", "class", "abstract_class_declaration"],
+    )?;
+    let mut c = class.walk();
+    let heritage = class
+        .named_children(&mut c)
+        .find(|h| h.kind() == "class_heritage")?;
+    if !is_error_class(extended_class(cx.text(heritage))?) {
+        return None;
     }
-    None
+    Some(cx.text(class.child_by_field_name("name")?).to_owned())
 }
 
 /// The code a constructor gives its error after `super(…)`: `this.code = 'ERR_INVALID_AUTH'`.
@@ -441,36 +435,25 @@ fn constructor_code(call: Node<'_>, cx: &Cx<'_>) -> Option<String> {
     if stmt.kind() == "await_expression" {
         stmt = stmt.parent()?;
     }
-    let mut next = stmt.next_named_sibling();
-    while let Some(s) = next {
-        let assign = first_named(s).filter(|a| a.kind() == "assignment_expression");
-        if let Some(a) = assign {
-            let left = cx.text(a.child_by_field_name("left")?);
-            let right = a.child_by_field_name("right")?;
-            if left == "this.code" && right.kind() == "string" {
-                return Some(strip_quotes(cx.text(right)).to_owned());
-            }
-        }
-        next = s.next_named_sibling();
-    }
-    None
+    let after = std::iter::successors(stmt.next_named_sibling(), |s| s.next_named_sibling());
+    code_assigned(after, "this.code", cx)
 }
 
 /// The code given to the error `name` by a statement `name.code = '…'` above `stmt`, within
 /// the few statements before it.
 fn code_set_before(stmt: Node<'_>, name: &str, cx: &Cx<'_>) -> Option<String> {
-    let target = format!("{name}.code");
-    let mut prev = stmt.prev_named_sibling();
-    for _ in 0..super::LOCAL_REACH {
-        let s = prev?;
-        let assign = first_named(s).filter(|a| a.kind() == "assignment_expression");
-        if let Some(a) = assign {
-            let right = a.child_by_field_name("right")?;
-            if cx.text(a.child_by_field_name("left")?) == target && right.kind() == "string" {
-                return Some(strip_quotes(cx.text(right)).to_owned());
-            }
-        }
-        prev = s.prev_named_sibling();
-    }
-    None
+    let before = std::iter::successors(stmt.prev_named_sibling(), |s| s.prev_named_sibling());
+    code_assigned(before.take(LOCAL_REACH), &format!("{name}.code"), cx)
+}
+
+/// The string the first of `statements` that assigns one to `target` gives it.
+fn code_assigned<'t>(
+    mut statements: impl Iterator<Item = Node<'t>>,
+    target: &str,
+    cx: &Cx<'_>,
+) -> Option<String> {
+    statements.find_map(|s| {
+        let value = assignment_value(s, target, cx, "assignment_expression")?;
+        (value.kind() == "string").then(|| strip_quotes(cx.text(value)).to_owned())
+    })
 }

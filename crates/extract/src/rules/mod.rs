@@ -753,15 +753,21 @@ pub(crate) fn named_children(node: Node<'_>) -> Vec<Node<'_>> {
         .collect()
 }
 
-/// How many letters and digits a template's literal text holds.
-pub(crate) fn literal_alnum(t: &errata_model::Template) -> usize {
-    t.segments()
-        .iter()
-        .map(|s| match s {
-            errata_model::Segment::Literal(l) => l.chars().filter(|c| c.is_alphanumeric()).count(),
-            errata_model::Segment::Placeholder { .. } => 0,
-        })
-        .sum()
+/// The nearest ancestor of `node` of one of `kinds`.
+pub(crate) fn enclosing<'t>(node: Node<'t>, kinds: &[&str]) -> Option<Node<'t>> {
+    let mut n = node.parent();
+    while let Some(p) = n {
+        if kinds.contains(&p.kind()) {
+            return Some(p);
+        }
+        n = p.parent();
+    }
+    None
+}
+
+/// Whether a class name is an error class's: `…Error` or `…Exception`.
+pub(crate) fn is_error_class(name: &str) -> bool {
+    name.ends_with("Error") || name.ends_with("Exception")
 }
 
 /// The last segment of the class named after `extends` in a class's heritage text:
@@ -878,32 +884,22 @@ mod tests {
 
     #[test]
     fn an_error_class_constructor_is_a_trigger_and_another_class_constructor_is_not() {
-        let java = |src: &str| may_have_sites(Lang::Java, src.as_bytes());
-        assert!(java(
-            "class QuotaException extends java.io.IOException {\n  QuotaException(long n) {\n    super(\"quota \" + n);\n  }\n}"
-        ));
-        assert!(!java(
-            "class Registry extends HashMap<String, String> {\n  Registry() {\n    super(16);\n  }\n}"
-        ));
-        let ts = |src: &str| may_have_sites(Lang::TypeScript, src.as_bytes());
-        assert!(ts(
-            "export class QuotaError extends errors.BaseError<D> implements S {\n  constructor(u: string) { super(`quota ${u}`) }\n}"
-        ));
-        assert!(!ts(
-            "class Store extends Map {\n  constructor() { super() }\n}"
-        ));
-        let py = |src: &str| may_have_sites(Lang::Python, src.as_bytes());
-        assert!(py(
-            "class ConfigError(errors.BaseError):\n    def __init__(self, k):\n        super().__init__(f\"bad {k}\")"
-        ));
-        assert!(!py(
-            "class Settings(dict):\n    def __init__(self, k):\n        super().__init__(k)"
-        ));
-        let go = |src: &str| may_have_sites(Lang::Go, src.as_bytes());
-        assert!(go(
-            "func (e *NumError) Error() string { return \"strconv.\" + e.Func }"
-        ));
-        let rust = |src: &str| may_have_sites(Lang::Rust, src.as_bytes());
-        assert!(rust("impl fmt::Display for ParseError {\n    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { f.write_str(\"bad\") }\n}"));
+        let cases = [
+            (Lang::Java, "class QuotaException extends java.io.IOException {\n  QuotaException(long n) {\n    super(\"quota \" + n);\n  }\n}", true),
+            (Lang::Java, "class Registry extends HashMap<String, String> {\n  Registry() {\n    super(16);\n  }\n}", false),
+            (Lang::TypeScript, "export class QuotaError extends errors.BaseError<D> implements S {\n  constructor(u: string) { super(`quota ${u}`) }\n}", true),
+            (Lang::TypeScript, "class Store extends Map {\n  constructor() { super() }\n}", false),
+            (Lang::Python, "class ConfigError(errors.BaseError):\n    def __init__(self, k):\n        super().__init__(f\"bad {k}\")", true),
+            (Lang::Python, "class Settings(dict):\n    def __init__(self, k):\n        super().__init__(k)", false),
+            (Lang::Go, "func (e *NumError) Error() string { return \"strconv.\" + e.Func }", true),
+            (Lang::Rust, "impl fmt::Display for ParseError {\n    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { f.write_str(\"bad\") }\n}", true),
+        ];
+        for (lang, src, want) in cases {
+            assert_eq!(
+                may_have_sites(lang, src.as_bytes()),
+                want,
+                "{lang:?}: {src}"
+            );
+        }
     }
 }

@@ -5,8 +5,8 @@ use errata_model::{ErrorType, Severity, Template};
 use tree_sitter::Node;
 
 use super::{
-    assignment_value, concatenation, first_named, http_status, is_logger, last_segment,
-    log_severity, named_children, Cx, Found, Rules, Splice,
+    assignment_value, concatenation, enclosing, first_named, http_status, is_error_class,
+    is_logger, last_segment, log_severity, named_children, Cx, Found, Rules, Splice,
 };
 use crate::text::{brace_template, compact, printf_template, unescape};
 
@@ -310,16 +310,9 @@ fn string_template(node: Node<'_>, cx: &Cx<'_>) -> Template {
 /// `parser` (`parser`, `self.arg_parser`), or `self` in a class whose name ends in `Parser`.
 fn is_parser(receiver: &str, call: Node<'_>, cx: &Cx<'_>) -> bool {
     if receiver == "self" {
-        let mut n = call.parent();
-        while let Some(p) = n {
-            if p.kind() == "class_definition" {
-                return p
-                    .child_by_field_name("name")
-                    .is_some_and(|name| cx.text(name).ends_with("Parser"));
-            }
-            n = p.parent();
-        }
-        return false;
+        return enclosing(call, &["class_definition"])
+            .and_then(|class| class.child_by_field_name("name"))
+            .is_some_and(|name| cx.text(name).ends_with("Parser"));
     }
     last_segment(receiver)
         .to_ascii_lowercase()
@@ -329,22 +322,16 @@ fn is_parser(receiver: &str, call: Node<'_>, cx: &Cx<'_>) -> bool {
 /// The name of the class a node is in, when one of its bases is an exception or warning class
 /// (a name ending in `Error`, `Exception` or `Warning`).
 fn enclosing_exception_class(node: Node<'_>, cx: &Cx<'_>) -> Option<String> {
-    let mut n = node.parent();
-    while let Some(p) = n {
-        if p.kind() == "class_definition" {
-            let bases = p.child_by_field_name("superclasses")?;
-            let is_exception = named_children(bases).iter().any(|b| {
-                let last = last_segment(cx.text(*b));
-                last.ends_with("Error") || last.ends_with("Exception") || last.ends_with("Warning")
-            });
-            if !is_exception {
-                return None;
-            }
-            return Some(cx.text(p.child_by_field_name("name")?).to_owned());
-        }
-        n = p.parent();
+    let class = enclosing(node, &["class_definition"])?;
+    let bases = class.child_by_field_name("superclasses")?;
+    let is_exception = named_children(bases).iter().any(|b| {
+        let last = last_segment(cx.text(*b));
+        is_error_class(last) || last.ends_with("Warning")
+    });
+    if !is_exception {
+        return None;
     }
-    None
+    Some(cx.text(class.child_by_field_name("name")?).to_owned())
 }
 
 /// Which argument of a gettext-style call is the message: `_`, `gettext`, `ngettext` and their

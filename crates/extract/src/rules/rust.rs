@@ -83,7 +83,7 @@ impl Rust {
         message: Template,
         cx: &Cx<'_>,
     ) -> Option<Found<'t>> {
-        if super::literal_alnum(&message) < MIN_DISPLAY_TEXT {
+        if message.literal_alnum() < MIN_DISPLAY_TEXT {
             return None;
         }
         let mut arm = None;
