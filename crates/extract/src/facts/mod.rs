@@ -391,6 +391,14 @@ impl<'t, 's> FileFacts<'t, 's> {
         }
     }
 
+    /// The names of a function's parameters, without the receiver (`self`).
+    pub(crate) fn parameter_names(&self, function: Node<'_>) -> Vec<String> {
+        self.parameters(function)
+            .into_iter()
+            .map(|p| p.name)
+            .collect()
+    }
+
     fn parameters(&self, function: Node<'_>) -> Vec<Parameter> {
         let Some(list) = function
             .child_by_field_name("parameters")

@@ -5,6 +5,7 @@ mod go;
 mod java;
 mod js;
 mod python;
+mod raisers;
 mod rust;
 
 use std::collections::HashSet;
@@ -98,11 +99,28 @@ impl<'t> Found<'t> {
 pub(crate) struct Cx<'s> {
     pub(crate) src: &'s str,
     pub(crate) include_tests: bool,
+    /// While a call of a raiser is read (see [`raisers`]): the raiser's parameters, bound to the
+    /// arguments of the call.
+    call: Option<raisers::Call>,
 }
 
-impl Cx<'_> {
+impl<'s> Cx<'s> {
+    pub(crate) fn new(src: &'s str, include_tests: bool) -> Cx<'s> {
+        Cx {
+            src,
+            include_tests,
+            call: None,
+        }
+    }
+
     pub(crate) fn text(&self, node: Node<'_>) -> &str {
         crate::text::text(node, self.src)
+    }
+
+    /// The argument the call being read passes for the parameter `name` of `function`, when
+    /// `function` is the raiser it calls.
+    fn bound<'t>(&self, name: &str, function: Node<'t>) -> Option<Node<'t>> {
+        self.call.as_ref()?.argument(name, function)
     }
 }
 
@@ -162,7 +180,7 @@ pub(crate) fn find_sites_with<'t>(
     let rules = rules_of(lang);
     let wanted = kind_table(rules, &tree.language());
     let want = |n: Node<'_>| wanted.get(n.kind_id() as usize).copied().unwrap_or(0);
-    let cx = Cx { src, include_tests };
+    let cx = Cx::new(src, include_tests);
     let mut seen: HashSet<usize> = HashSet::new();
     let mut candidates: Vec<Node<'_>> = Vec::new();
     let mut path: Vec<Node<'_>> = Vec::new();
@@ -204,7 +222,7 @@ pub(crate) fn find_sites_with<'t>(
             break;
         }
     }
-    collector.finish()
+    collector.finish(rules, &cx)
 }
 
 /// The same sites as [`find_sites`], found by visiting every node: the reference it is tested
@@ -213,7 +231,7 @@ pub(crate) fn find_sites_with<'t>(
 pub fn find_sites_by_walk(lang: Lang, tree: &Tree, src: &str, include_tests: bool) -> Vec<Site> {
     let rules = rules_of(lang);
     let wanted = kind_table(rules, &tree.language());
-    let cx = Cx { src, include_tests };
+    let cx = Cx::new(src, include_tests);
     let facts = crate::facts::FileFacts::new(lang, tree.root_node(), src);
     let mut collector = Collector::new(tree.root_node(), facts);
     let mut cursor = tree.walk();
@@ -224,7 +242,7 @@ pub fn find_sites_by_walk(lang: Lang, tree: &Tree, src: &str, include_tests: boo
         if want & SCOPE != 0 && rules.skip_subtree(node, &cx) {
             descend = false;
         } else if want & SITE != 0 && !collector.offer(rules, node, &cx) {
-            return collector.finish();
+            return collector.finish(rules, &cx);
         }
         if descend && cursor.goto_first_child() {
             continue;
@@ -234,7 +252,7 @@ pub fn find_sites_by_walk(lang: Lang, tree: &Tree, src: &str, include_tests: boo
                 break;
             }
             if !cursor.goto_parent() {
-                return collector.finish();
+                return collector.finish(rules, &cx);
             }
         }
     }
@@ -272,6 +290,10 @@ struct Collector<'t, 's> {
     facts: crate::facts::FileFacts<'t, 's>,
     consumed: HashSet<usize>,
     sites: Vec<Site>,
+    /// Nodes to read again for the calls of their function (see [`raisers`]): those of a
+    /// site's kind that no rule read as a site (a raise of a parameter), and the sites with
+    /// placeholders (a parameter spliced into a message).
+    reread: Vec<Node<'t>>,
 }
 
 impl<'t, 's> Collector<'t, 's> {
@@ -281,6 +303,7 @@ impl<'t, 's> Collector<'t, 's> {
             facts,
             consumed: HashSet::new(),
             sites: Vec::new(),
+            reread: Vec::new(),
         }
     }
 
@@ -290,8 +313,10 @@ impl<'t, 's> Collector<'t, 's> {
             return true;
         }
         let Some(found) = rules.site(node, cx) else {
+            self.reread.push(node);
             return true;
         };
+        self.consumed.insert(found.at.id());
         self.consumed.extend(found.consumed.iter().map(|n| n.id()));
         if self.sites.len() >= MAX_SITES_PER_FILE {
             tracing::warn!(
@@ -300,6 +325,9 @@ impl<'t, 's> Collector<'t, 's> {
             return false;
         }
         if !found.template.is_empty() && !found.template.message().trim().is_empty() {
+            if found.template.has_placeholders() {
+                self.reread.push(node);
+            }
             let path = path_to(self.root, found.at);
             let stmt = rules.statement_of(&path);
             self.sites.push(Site {
@@ -317,7 +345,8 @@ impl<'t, 's> Collector<'t, 's> {
         true
     }
 
-    fn finish(mut self) -> Vec<Site> {
+    fn finish(mut self, rules: &dyn Rules, cx: &Cx<'_>) -> Vec<Site> {
+        self.raiser_calls(rules, cx);
         self.sites.sort_by_key(|s| s.line);
         self.sites
     }
@@ -620,7 +649,8 @@ pub(crate) trait Rules {
         let mut inner = use_site;
         while let Some(parent) = inner.parent() {
             if self.is_function(parent.kind()) {
-                return None;
+                // A parameter: while a raiser's call is read, the argument the call passes.
+                return cx.bound(name, parent);
             }
             // Statements of this block that come before the one holding the use, nearest first.
             let mut sib = inner.prev_named_sibling();

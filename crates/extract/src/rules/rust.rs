@@ -229,6 +229,7 @@ impl Rust {
         match node.kind() {
             "string_literal" | "raw_string_literal" => Some(Template::literal(literal(node, cx))),
             "reference_expression" => self.message(node.child_by_field_name("value")?, cx),
+            "identifier" => self.message(self.local_value(node, cx.text(node), cx)?, cx),
             "macro_invocation" => {
                 let name = last_segment(cx.text(node.child_by_field_name("macro")?));
                 if name != "format" {
