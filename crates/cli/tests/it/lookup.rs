@@ -599,3 +599,59 @@ func main() {
     );
     assert_eq!(class, "UnmarshalTypeError");
 }
+
+/// Errors that the JDK really throws through a parser's raiser are matched to the call that
+/// passes their message: `new URI("://x")` fails in `failExpecting("scheme name", 0)`, which
+/// calls `fail("Expected " + expected, p)`, which throws `URISyntaxException`; a bad regex
+/// fails in `throw error("Unclosed counted closure")`.
+#[test]
+fn real_java_errors_are_explained_by_the_call_that_passes_the_message() {
+    let Some(c) = crate::corpora::jdk() else {
+        return;
+    };
+    let program = r#"public class Probe {
+    public static void main(String[] a) {
+        try { new java.net.URI("://x"); } catch (Exception e) { System.out.println(e); }
+        try { java.util.regex.Pattern.compile("a{2"); } catch (Exception e) {
+            System.out.println(e.toString().lines().findFirst().get());
+        }
+    }
+}
+"#;
+    let main = c.scratch.write("real-java/Probe.java", program);
+    let Some(out) = output_of(std::process::Command::new("java").arg(&main)) else {
+        eprintln!("java cannot run here; skipped");
+        return;
+    };
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "java printed {out}");
+    // (file, message, class) of the first record each line matches.
+    let first = |line: &str| {
+        let (code, v) = explain_json(&c.scratch, line);
+        assert_eq!(code, 0, "nothing matched {line:?}: {v}");
+        let r = &v["matches"][0]["record"];
+        let field = |k: &str| r[k].as_str().unwrap_or_default().to_owned();
+        (
+            field("filePath"),
+            field("errorMessage"),
+            field("errorClass"),
+        )
+    };
+    let (file, message, class) = first(lines[0]);
+    assert!(
+        file.ends_with("java/net/URI.java"),
+        "{} -> {file}",
+        lines[0]
+    );
+    assert_eq!(
+        (message.as_str(), class.as_str()),
+        ("Expected scheme name", "URISyntaxException")
+    );
+    let (file, message, _) = first(lines[1]);
+    assert!(
+        file.ends_with("java/util/regex/Pattern.java"),
+        "{} -> {file}",
+        lines[1]
+    );
+    assert_eq!(message, "Unclosed counted closure");
+}

@@ -101,7 +101,7 @@ pub(crate) struct Cx<'s> {
     pub(crate) include_tests: bool,
     /// While a call of a raiser is read (see [`raisers`]): the raiser's parameters, bound to the
     /// arguments of the call.
-    call: Option<raisers::Call>,
+    call: Option<&'s raisers::Call<'s>>,
 }
 
 impl<'s> Cx<'s> {
@@ -120,7 +120,7 @@ impl<'s> Cx<'s> {
     /// The argument the call being read passes for the parameter `name` of `function`, when
     /// `function` is the raiser it calls.
     fn bound<'t>(&self, name: &str, function: Node<'t>) -> Option<Node<'t>> {
-        self.call.as_ref()?.argument(name, function)
+        self.call?.argument(name, function)
     }
 }
 
@@ -329,20 +329,25 @@ impl<'t, 's> Collector<'t, 's> {
                 self.reread.push(node);
             }
             let path = path_to(self.root, found.at);
-            let stmt = rules.statement_of(&path);
-            self.sites.push(Site {
-                line: stmt.start_position().row as u32 + 1,
-                template: found.template,
-                error_type: found.error_type,
-                class: found.class,
-                code: found.code,
-                status: found.status,
-                severity: found.severity,
-                function: rules.function_name(&path, cx),
-                facts: self.facts.site(&path, rules, cx),
-            });
+            let site = self.site_of(found, &path, rules, cx);
+            self.sites.push(site);
         }
         true
+    }
+
+    /// The site of `found`, at the statement of the node `path` leads to.
+    fn site_of(&self, found: Found<'t>, path: &[Node<'t>], rules: &dyn Rules, cx: &Cx<'_>) -> Site {
+        Site {
+            line: rules.statement_of(path).start_position().row as u32 + 1,
+            template: found.template,
+            error_type: found.error_type,
+            class: found.class,
+            code: found.code,
+            status: found.status,
+            severity: found.severity,
+            function: rules.function_name(path, cx),
+            facts: self.facts.site(path, rules, cx),
+        }
     }
 
     fn finish(mut self, rules: &dyn Rules, cx: &Cx<'_>) -> Vec<Site> {

@@ -7,30 +7,36 @@
 //! A call is read by reading the raise again with the raiser's parameters bound to the call's
 //! arguments ([`Cx::bound`]): the rules follow a parameter as they follow a local, so whatever
 //! they make of a message (a printf format, a concatenation, a translated literal) they make of
-//! the argument. Only raisers and calls of the same file are read.
+//! the argument. A raiser that hands its message to another (`failExpecting(expected)` calling
+//! `fail("Expected " + expected)`) is a raiser too, up to [`MAX_DEPTH`] calls deep. Only
+//! raisers and calls of the same file are read.
 
 use std::cell::Cell;
 use std::collections::HashMap;
 
 use tree_sitter::Node;
 
-use super::{last_segment, named_children, path_to, Collector, Cx, Rules, Site};
+use super::{last_segment, named_children, path_to, Collector, Cx, Rules};
 
 /// The parameters of the raiser a call is read for, bound to the call's arguments.
-pub(crate) struct Call {
+pub(crate) struct Call<'a> {
     /// The raiser's byte range: a parameter is bound only where the raiser's own body names it.
     raiser: (usize, usize),
     /// Each parameter, with the byte range of its argument.
     arguments: Vec<(String, (usize, usize))>,
     /// Whether a rule followed a parameter to its argument.
     used: Cell<bool>,
+    /// The call being read of the raiser that made this call, whose arguments this one's
+    /// arguments may name.
+    outer: Option<&'a Call<'a>>,
 }
 
-impl Call {
-    /// The argument node passed for `name`, when `function` is the raiser.
+impl Call<'_> {
+    /// The argument node passed for `name`, when `function` is the raiser of this call or of
+    /// an outer one.
     pub(super) fn argument<'t>(&self, name: &str, function: Node<'t>) -> Option<Node<'t>> {
         if (function.start_byte(), function.end_byte()) != self.raiser {
-            return None;
+            return self.outer?.argument(name, function);
         }
         let &(_, (start, end)) = self.arguments.iter().find(|(n, _)| n == name)?;
         let mut root = function;
@@ -49,6 +55,24 @@ impl Call {
     }
 }
 
+/// How deep raisers that call raisers are followed.
+const MAX_DEPTH: usize = 3;
+
+/// A function that raises the message it is given.
+struct Raiser<'t> {
+    node: Node<'t>,
+    params: Vec<String>,
+    raises: Vec<Raise<'t>>,
+}
+
+/// Where a raiser's message goes.
+enum Raise<'t> {
+    /// A node a rule reads as a site.
+    Site(Node<'t>),
+    /// A call of another raiser (by its index).
+    Via(Node<'t>, usize),
+}
+
 /// The node kinds of a call in the six languages.
 const CALLS: &[&str] = &["call", "call_expression", "method_invocation"];
 
@@ -65,8 +89,7 @@ impl<'t> Collector<'t, '_> {
     /// The calls of the file's raisers that pass a message, as sites at the call.
     pub(super) fn raiser_calls(&mut self, rules: &dyn Rules, cx: &Cx<'_>) {
         let reread = std::mem::take(&mut self.reread);
-        // Each function holding a raise to read again, with its parameters and those raises.
-        let mut raisers: Vec<(Node<'t>, Vec<String>, Vec<Node<'t>>)> = Vec::new();
+        let mut raisers: Vec<Raiser<'t>> = Vec::new();
         let mut index: HashMap<usize, usize> = HashMap::new();
         for node in reread {
             let path = path_to(self.root, node);
@@ -81,27 +104,84 @@ impl<'t> Collector<'t, '_> {
             if path[at..].iter().any(|p| HANDLERS.contains(&p.kind())) {
                 continue;
             }
-            let f = path[at];
-            let i = *index.entry(f.id()).or_insert_with(|| {
-                raisers.push((f, self.facts.parameter_names(f), Vec::new()));
-                raisers.len() - 1
-            });
-            raisers[i].2.push(node);
+            let i = self.raiser_of(path[at], &mut raisers, &mut index);
+            raisers[i].raises.push(Raise::Site(node));
         }
-        for (raiser, params, raises) in raisers {
-            if !params.iter().any(|p| is_message_name(p)) {
-                continue;
-            }
-            let Some(name) = raiser.child_by_field_name("name").map(|n| cx.text(n)) else {
-                continue;
-            };
-            for call in self.calls_of(name, raiser, cx) {
-                if self.sites.len() >= super::MAX_SITES_PER_FILE {
-                    return;
+        raisers.retain(|r| r.params.iter().any(|p| is_message_name(p)));
+        let mut first = 0;
+        for _ in 0..MAX_DEPTH {
+            let end = raisers.len();
+            // The calls that hand a raiser a parameter of the function they are in: that
+            // function is a raiser of the next depth.
+            let mut next: Vec<(Node<'t>, Node<'t>, usize)> = Vec::new();
+            for r in first..end {
+                let Some(name) = raisers[r].node.child_by_field_name("name") else {
+                    continue;
+                };
+                for call in self.calls_of(cx.text(name), raisers[r].node, cx) {
+                    if self.sites.len() >= super::MAX_SITES_PER_FILE {
+                        return;
+                    }
+                    self.read_call(rules, cx, &raisers, r, call);
+                    if let Some(f) = self.hands_on_parameter(rules, cx, &raisers[r], call) {
+                        next.push((f, call, r));
+                    }
                 }
-                self.read_call(rules, cx, raiser, &params, &raises, call);
+            }
+            first = end;
+            let mut index: HashMap<usize, usize> = HashMap::new();
+            for (f, call, r) in next {
+                let i = self.raiser_of(f, &mut raisers, &mut index);
+                raisers[i].raises.push(Raise::Via(call, r));
+            }
+            if raisers.len() == first {
+                break;
             }
         }
+    }
+
+    /// The index of the raiser of function `f` in `raisers`, added if it is not there.
+    fn raiser_of(
+        &self,
+        f: Node<'t>,
+        raisers: &mut Vec<Raiser<'t>>,
+        index: &mut HashMap<usize, usize>,
+    ) -> usize {
+        *index.entry(f.id()).or_insert_with(|| {
+            raisers.push(Raiser {
+                node: f,
+                params: self.facts.parameter_names(f),
+                raises: Vec::new(),
+            });
+            raisers.len() - 1
+        })
+    }
+
+    /// The function `call` is in, when it passes one of that function's message parameters
+    /// to a message parameter of `raiser`.
+    fn hands_on_parameter(
+        &self,
+        rules: &dyn Rules,
+        cx: &Cx<'_>,
+        raiser: &Raiser<'t>,
+        call: Node<'t>,
+    ) -> Option<Node<'t>> {
+        let path = path_to(self.root, call);
+        let f = *path[..path.len() - 1]
+            .iter()
+            .rev()
+            .find(|p| rules.is_function(p.kind()))?;
+        let params = self.facts.parameter_names(f);
+        let passed = arguments(call, &raiser.params, cx);
+        passed
+            .iter()
+            .any(|(_, value)| {
+                let text = cx.text(*value);
+                params
+                    .iter()
+                    .any(|p| is_message_name(p) && has_word(text, p))
+            })
+            .then_some(f)
     }
 
     /// The calls of `name` in the file, outside the raiser itself, made as a call of the
@@ -151,102 +231,148 @@ impl<'t> Collector<'t, '_> {
         out
     }
 
-    /// Reads the raises of `raiser` with its parameters bound to the arguments of `call`, and
-    /// keeps the first that makes a message of them.
+    /// Reads the raises of `raisers[r]` with its parameters bound to the arguments of `call`,
+    /// and makes a site at the call of the first that makes a message of them.
     fn read_call(
         &mut self,
         rules: &dyn Rules,
         cx: &Cx<'_>,
-        raiser: Node<'t>,
-        params: &[String],
-        raises: &[Node<'t>],
+        raisers: &[Raiser<'t>],
+        r: usize,
         call: Node<'t>,
     ) {
-        let Some(args) = call.child_by_field_name("arguments") else {
-            return;
-        };
-        let mut arguments = Vec::new();
         let mut literals = Vec::new();
-        let mut positional = params.iter();
-        for arg in named_children(args) {
-            let (param, value) = if arg.kind() == "keyword_argument" {
-                let (Some(k), Some(v)) = (
-                    arg.child_by_field_name("name"),
-                    arg.child_by_field_name("value"),
-                ) else {
-                    continue;
-                };
-                match params.iter().find(|p| *p == cx.text(k)) {
-                    Some(p) => (p, v),
-                    None => continue,
-                }
-            } else {
-                match positional.next() {
-                    Some(p) => (p, arg),
-                    None => break,
-                }
-            };
+        for (_, value) in arguments(call, &raisers[r].params, cx) {
             // A message the caller built in a local a few lines above counts as its own.
             let shown = match value.kind() {
                 "identifier" => rules.local_value(value, cx.text(value), cx),
                 _ => None,
             };
-            if !is_message_name(param) {
-                continue;
-            }
             literal_runs(shown.unwrap_or(value), cx, &mut literals);
-            arguments.push((param.clone(), (value.start_byte(), value.end_byte())));
         }
         if literals.is_empty() {
             return;
         }
-        let bound = Cx {
-            src: cx.src,
-            include_tests: cx.include_tests,
-            call: Some(Call {
-                raiser: (raiser.start_byte(), raiser.end_byte()),
-                arguments,
-                used: Cell::new(false),
-            }),
+        let top = bind(&raisers[r], call, cx, None);
+        let Some(found) = self.read(rules, cx, raisers, r, &top, &top) else {
+            return;
         };
-        let used = |c: &Cx<'_>| c.call.as_ref().is_some_and(|c| c.used.get());
-        for raise in raises {
-            if let Some(c) = &bound.call {
-                c.used.set(false);
-            }
-            let Some(found) = rules.site(*raise, &bound) else {
-                continue;
-            };
-            let message = found.template.message();
-            // The message must be made of the argument: a raise that only passes it on as a
-            // detail of a message of its own is the raiser's, and already a record.
-            if !used(&bound) || !literals.iter().any(|l| message.contains(l.as_str())) {
-                continue;
-            }
-            let path = path_to(self.root, call);
-            let line = rules.statement_of(&path).start_position().row as u32 + 1;
-            if self
-                .sites
-                .iter()
-                .any(|s| s.line == line && s.template == found.template)
-            {
-                return;
-            }
-            self.consumed.insert(call.id());
-            self.sites.push(Site {
-                line,
-                template: found.template,
-                error_type: found.error_type,
-                class: found.class,
-                code: found.code,
-                status: found.status,
-                severity: found.severity,
-                function: rules.function_name(&path, cx),
-                facts: self.facts.site(&path, rules, cx),
-            });
+        // The message must be made of the argument: a raise that only passes it on as a
+        // detail of a message of its own is the raiser's, and already a record.
+        let message = found.template.message();
+        if !literals.iter().any(|l| message.contains(l.as_str())) {
             return;
         }
+        let path = path_to(self.root, call);
+        let line = rules.statement_of(&path).start_position().row as u32 + 1;
+        if self
+            .sites
+            .iter()
+            .any(|s| s.line == line && s.template == found.template)
+        {
+            return;
+        }
+        self.consumed.insert(call.id());
+        let site = self.site_of(found, &path, rules, cx);
+        self.sites.push(site);
     }
+
+    /// The first raise of `raisers[r]`, read under `call`, that follows a parameter of `top`
+    /// (the call a site is made at) to its argument.
+    fn read(
+        &self,
+        rules: &dyn Rules,
+        cx: &Cx<'_>,
+        raisers: &[Raiser<'t>],
+        r: usize,
+        call: &Call<'_>,
+        top: &Call<'_>,
+    ) -> Option<super::Found<'t>> {
+        for raise in &raisers[r].raises {
+            match *raise {
+                Raise::Site(node) => {
+                    top.used.set(false);
+                    let bound = Cx {
+                        src: cx.src,
+                        include_tests: cx.include_tests,
+                        call: Some(call),
+                    };
+                    if let Some(found) = rules.site(node, &bound).filter(|_| top.used.get()) {
+                        return Some(found);
+                    }
+                }
+                Raise::Via(inner_call, inner) => {
+                    let inner_bound = bind(&raisers[inner], inner_call, cx, Some(call));
+                    if let Some(found) = self.read(rules, cx, raisers, inner, &inner_bound, top) {
+                        return Some(found);
+                    }
+                }
+            }
+        }
+        None
+    }
+}
+
+/// The message parameters of a raiser with the arguments `call` passes them: positional ones
+/// in order, Python's keyword ones by name.
+fn arguments<'t>(call: Node<'t>, params: &[String], cx: &Cx<'_>) -> Vec<(String, Node<'t>)> {
+    let Some(args) = call.child_by_field_name("arguments") else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut positional = params.iter();
+    for arg in named_children(args) {
+        let (param, value) = if arg.kind() == "keyword_argument" {
+            let (Some(k), Some(v)) = (
+                arg.child_by_field_name("name"),
+                arg.child_by_field_name("value"),
+            ) else {
+                continue;
+            };
+            match params.iter().find(|p| *p == cx.text(k)) {
+                Some(p) => (p, v),
+                None => continue,
+            }
+        } else {
+            match positional.next() {
+                Some(p) => (p, arg),
+                None => break,
+            }
+        };
+        if is_message_name(param) {
+            out.push((param.clone(), value));
+        }
+    }
+    out
+}
+
+/// The parameters of `raiser` bound to the arguments of `call`.
+fn bind<'a>(
+    raiser: &Raiser<'_>,
+    call: Node<'_>,
+    cx: &Cx<'_>,
+    outer: Option<&'a Call<'a>>,
+) -> Call<'a> {
+    Call {
+        raiser: (raiser.node.start_byte(), raiser.node.end_byte()),
+        arguments: arguments(call, &raiser.params, cx)
+            .into_iter()
+            .map(|(p, v)| (p, (v.start_byte(), v.end_byte())))
+            .collect(),
+        used: Cell::new(false),
+        outer,
+    }
+}
+
+/// Whether `text` holds `word` as a whole identifier.
+fn has_word(text: &str, word: &str) -> bool {
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let bytes = text.as_bytes();
+    memchr::memmem::find_iter(bytes, word.as_bytes()).any(|i| {
+        let end = i + word.len();
+        let before = i.checked_sub(1).map(|j| bytes[j]);
+        !before.is_some_and(ident) && !bytes.get(end).copied().is_some_and(ident)
+    })
 }
 
 /// The receiver and the name of the function a call calls: `("self", "error")` of
@@ -287,9 +413,9 @@ fn literal_runs(node: Node<'_>, cx: &Cx<'_>, out: &mut Vec<String>) {
 }
 
 /// Whether a parameter's name says it is a message: `msg`, `message`, `reason`, `format`,
-/// `errorText`, `what`. A raiser of `name` or `key` (`raise KeyError(key)`,
-/// `'invalid location: ' + where`) is a lookup that fails on a bad argument, and its callers
-/// pass good ones.
+/// `errorText`, `expected`, or a string's usual short name (`s` of `error(String s)`). A
+/// raiser of `name` or `key` (`raise KeyError(key)`, `'invalid location: ' + where`) is a
+/// lookup that fails on a bad argument, and its callers pass good ones.
 fn is_message_name(name: &str) -> bool {
     let name = name.to_ascii_lowercase();
     const WORDS: &[&str] = &[
@@ -306,6 +432,7 @@ fn is_message_name(name: &str) -> bool {
         "problem",
         "err",
         "explanation",
+        "expect",
     ];
-    WORDS.iter().any(|w| name.contains(w))
+    WORDS.iter().any(|w| name.contains(w)) || matches!(name.as_str(), "s" | "m" | "str")
 }
