@@ -560,7 +560,8 @@ fn real_python_errors_are_explained_by_the_code_that_made_them() {
 
 /// Errors that Go's standard library really returns are matched to the type that words them:
 /// `strconv.Atoi`'s comes from `(*NumError).Error`, `json.Unmarshal`'s from
-/// `(*UnmarshalTypeError).Error`.
+/// `(*UnmarshalTypeError).Error`, or from the `&SyntaxError{…}` its scanner builds; a bad
+/// host and port from the `&AddrError{…}` of the closure `net.SplitHostPort` calls.
 #[test]
 fn real_go_errors_are_explained_by_the_error_type_that_words_them() {
     let Some(c) = crate::corpora::go() else {
@@ -571,6 +572,7 @@ fn real_go_errors_are_explained_by_the_error_type_that_words_them() {
 import (
 	"encoding/json"
 	"fmt"
+	"net"
 	"strconv"
 )
 
@@ -579,6 +581,10 @@ func main() {
 	fmt.Println(err)
 	var n int
 	fmt.Println(json.Unmarshal([]byte(`"s"`), &n))
+	_, _, err = net.SplitHostPort("x")
+	fmt.Println(err)
+	var v any
+	fmt.Println(json.Unmarshal([]byte("{x"), &v))
 }
 "#;
     let main = c.scratch.write("real-go/main.go", program);
@@ -587,7 +593,7 @@ func main() {
         return;
     };
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), 2, "go run printed {out}");
+    assert_eq!(lines.len(), 4, "go run printed {out}");
     let (file, class, ty) = explained(&c.scratch, lines[0]);
     assert!(file.ends_with("strconv/atoi.go"), "{} -> {file}", lines[0]);
     assert_eq!((class.as_str(), ty.as_str()), ("NumError", "error-return"));
@@ -598,6 +604,18 @@ func main() {
         lines[1]
     );
     assert_eq!(class, "UnmarshalTypeError");
+    // `addrErr(hostport, missingPort)`, a closure that returns `&AddrError{Err: why, …}`.
+    let (file, class, _) = explained(&c.scratch, lines[2]);
+    assert!(file.ends_with("net/ipsock.go"), "{} -> {file}", lines[2]);
+    assert_eq!(class, "AddrError");
+    // `&SyntaxError{"invalid character " + quoteChar(c) + " " + context, s.bytes}`.
+    let (file, class, _) = explained(&c.scratch, lines[3]);
+    assert!(
+        file.ends_with("encoding/json/scanner.go"),
+        "{} -> {file}",
+        lines[3]
+    );
+    assert_eq!(class, "SyntaxError");
 }
 
 /// Errors that the JDK really throws through a parser's raiser are matched to the call that

@@ -5,8 +5,8 @@ use errata_model::{ErrorType, Template};
 use tree_sitter::Node;
 
 use super::{
-    concatenation, first_named, http_status, is_logger, log_severity, named_children, Cx, Found,
-    Rules, Splice,
+    concatenation, first_named, http_status, is_logger, is_message_name, last_segment,
+    log_severity, named_children, Cx, Found, Rules, Splice,
 };
 use crate::text::{printf_template, strip_quotes, unescape};
 
@@ -16,7 +16,7 @@ const MAX_FOLLOW: u8 = 3;
 
 impl Rules for Go {
     fn site_kinds(&self) -> &'static [&'static str] {
-        &["call_expression", "return_statement"]
+        &["call_expression", "return_statement", "composite_literal"]
     }
 
     fn sites_within<'t>(&self, node: Node<'t>, cx: &Cx<'_>) -> Vec<Node<'t>> {
@@ -30,8 +30,10 @@ impl Rules for Go {
     }
 
     fn site<'t>(&self, node: Node<'t>, cx: &Cx<'_>) -> Option<Found<'t>> {
-        if node.kind() == "return_statement" {
-            return self.error_text(node, cx);
+        match node.kind() {
+            "return_statement" => return self.error_text(node, cx),
+            "composite_literal" => return self.error_literal(node, cx),
+            _ => {}
         }
         if node.kind() != "call_expression" {
             return None;
@@ -167,6 +169,62 @@ impl Go {
         }
         let class = receiver_type(method, cx);
         Some(Found::new(ret, message, ErrorType::ErrorReturn).class(class))
+    }
+
+    /// An error type's value built with its message: `&AddrError{Err: "missing port in
+    /// address", Addr: host}`, `&SyntaxError{"invalid character " + quoteChar(c), off}`. The
+    /// message is a field named like one (`Err`, `Msg`, `message`, `reason`…), or the first
+    /// field given by position when its text has a space (`ValueError{"Value.Set", t}` names a
+    /// method, not a message). The class is the type.
+    fn error_literal<'t>(&self, lit: Node<'t>, cx: &Cx<'_>) -> Option<Found<'t>> {
+        let ty = lit.child_by_field_name("type")?;
+        let class = last_segment(cx.text(ty));
+        if !matches!(ty.kind(), "type_identifier" | "qualified_type") || !class.ends_with("Error") {
+            return None;
+        }
+        let body = lit.child_by_field_name("body")?;
+        let mut message = None;
+        for (i, element) in named_children(body).into_iter().enumerate() {
+            let value = match element.kind() {
+                "keyed_element" => {
+                    let key = cx.text(element.child_by_field_name("key")?);
+                    if !is_message_name(key) {
+                        continue;
+                    }
+                    element.child_by_field_name("value")?
+                }
+                "literal_element" if i == 0 => element,
+                _ => continue,
+            };
+            let Some(t) = first_named(value).and_then(|v| self.message(v, cx, 0)) else {
+                continue;
+            };
+            if element.kind() == "literal_element" && !t.message().contains(' ') {
+                continue;
+            }
+            message = Some(t);
+            break;
+        }
+        let message = message?;
+        if message.literal_alnum() < MIN_ERROR_TEXT {
+            return None;
+        }
+        // `panic(&ValueError{…})` panics with it; anywhere else it is returned or stored.
+        let mut up = lit.parent();
+        if up.is_some_and(|u| u.kind() == "unary_expression") {
+            up = up.and_then(|u| u.parent());
+        }
+        let panics = up
+            .filter(|u| u.kind() == "argument_list")
+            .and_then(|u| u.parent())
+            .and_then(|c| c.child_by_field_name("function"))
+            .is_some_and(|f| cx.text(f) == "panic");
+        let ty = if panics {
+            ErrorType::Panic
+        } else {
+            ErrorType::ErrorReturn
+        };
+        Some(Found::new(lit, message, ty).class(Some(class.to_owned())))
     }
 
     /// `errors.New(msg)`, `fmt.Errorf(format, ...)` and their kin: the message and the nodes

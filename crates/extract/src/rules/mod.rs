@@ -9,6 +9,8 @@ mod raisers;
 mod rust;
 
 use std::collections::HashSet;
+
+pub(crate) use raisers::is_message_name;
 use std::sync::OnceLock;
 
 use aho_corasick::AhoCorasick;
@@ -408,6 +410,8 @@ pub(crate) fn triggers(lang: Lang) -> (&'static [&'static str], &'static [&'stat
                 "http.Error",
                 "panic",
                 "Error() string",
+                // `&AddrError{Err: "…"}`: an error type's value built with its message.
+                "Error{",
             ],
             LOGGERS,
         ),
@@ -522,7 +526,7 @@ fn in_site_shape(lang: Lang, word: &str, src: &[u8], start: usize, end: usize) -
         (Lang::Python, "__init__") => called() && in_error_class(src, start, b"class "),
         (Lang::Rust, _) => name_then(b'!'),
         // A method `Error() string`: the text of an error type.
-        (Lang::Go, "Error() string") => true,
+        (Lang::Go, "Error() string" | "Error{") => true,
         _ => called(),
     }
 }

@@ -115,10 +115,10 @@ impl<'t> Collector<'t, '_> {
             // function is a raiser of the next depth.
             let mut next: Vec<(Node<'t>, Node<'t>, usize)> = Vec::new();
             for r in first..end {
-                let Some(name) = raisers[r].node.child_by_field_name("name") else {
+                let Some(name) = raiser_name(raisers[r].node, cx) else {
                     continue;
                 };
-                for call in self.calls_of(cx.text(name), raisers[r].node, cx) {
+                for call in self.calls_of(name, raisers[r].node, cx) {
                     if self.sites.len() >= super::MAX_SITES_PER_FILE {
                         return;
                     }
@@ -313,6 +313,27 @@ impl<'t> Collector<'t, '_> {
     }
 }
 
+/// The name a function is called by: its own, or that of the variable a function literal is
+/// given to (`addrErr := func(addr, why string) …`, `const fail = (msg) => …`).
+fn raiser_name<'a>(f: Node<'_>, cx: &Cx<'a>) -> Option<&'a str> {
+    let text = |n: Node<'_>| crate::text::text(n, cx.src);
+    if let Some(name) = f.child_by_field_name("name") {
+        return Some(text(name));
+    }
+    let mut holder = f.parent()?;
+    if holder.kind() == "expression_list" {
+        holder = holder.parent()?;
+    }
+    if let Some(name) = holder.child_by_field_name("name") {
+        return Some(text(name));
+    }
+    let mut left = holder.child_by_field_name("left")?;
+    if left.kind() == "expression_list" && left.named_child_count() == 1 {
+        left = left.named_child(0)?;
+    }
+    (left.kind() == "identifier").then(|| text(left))
+}
+
 /// The message parameters of a raiser with the arguments `call` passes them: positional ones
 /// in order, Python's keyword ones by name.
 fn arguments<'t>(call: Node<'t>, params: &[String], cx: &Cx<'_>) -> Vec<(String, Node<'t>)> {
@@ -416,7 +437,7 @@ fn literal_runs(node: Node<'_>, cx: &Cx<'_>, out: &mut Vec<String>) {
 /// `errorText`, `expected`, or a string's usual short name (`s` of `error(String s)`). A
 /// raiser of `name` or `key` (`raise KeyError(key)`, `'invalid location: ' + where`) is a
 /// lookup that fails on a bad argument, and its callers pass good ones.
-fn is_message_name(name: &str) -> bool {
+pub(crate) fn is_message_name(name: &str) -> bool {
     let name = name.to_ascii_lowercase();
     const WORDS: &[&str] = &[
         "msg",
