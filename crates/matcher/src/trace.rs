@@ -225,6 +225,11 @@ impl Grouper {
         self.flush()
     }
 
+    /// Whether a message is held, waiting to know whether a trace follows it.
+    pub fn holds_message(&self) -> bool {
+        self.state == State::Message
+    }
+
     /// Whether the line is certainly a message of its own, with no regex run: it does not start
     /// with whitespace or with a letter any trace syntax starts with. Most log lines are.
     fn plain(&self, line: &str) -> bool {

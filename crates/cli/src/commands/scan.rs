@@ -8,10 +8,16 @@
 //! Three stages overlap: a thread reads lines and groups them into batches, a thread has each
 //! batch matched on every core (rayon), and the calling thread writes out the matched batches
 //! in order. A fixed pool of batches goes round, so their buffers are allocated once.
+//!
+//! Standard input may be a live log (`tail -f app.log | errata scan`): it is read on a thread
+//! of its own ([`Live`]), and when its writer pauses for [`IDLE`], or a batch has waited
+//! [`BATCH_AGE`] for more lines, what has been read is matched and written out at once, rather
+//! than when a batch fills.
 
 use std::collections::HashMap;
-use std::io::{self, BufRead, BufWriter, IsTerminal, Write};
+use std::io::{self, BufRead, BufWriter, IsTerminal, Read, Write};
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use errata_matcher::{Grouper, Hit, Matcher, Query, Segment};
@@ -136,6 +142,10 @@ pub(crate) fn run(g: &Global, args: ScanArgs) -> Result<()> {
         });
         for batch in matched_rx {
             scan.write(&batch, several)?;
+            // A batch flushed early is a live input's: show it now.
+            if batch.early {
+                scan.out.flush()?;
+            }
             let _ = done_tx.try_send(batch);
         }
         Ok(reader.join().expect("the reader thread does not panic"))
@@ -170,6 +180,8 @@ struct Batch {
     bytes: usize,
     /// Why the file could not be read (to the end), when it could not.
     error: Option<io::Error>,
+    /// Sent before it was full, because a live input paused or was slow.
+    early: bool,
 }
 
 enum Item {
@@ -195,6 +207,7 @@ impl Batch {
             lines: 0,
             bytes: 0,
             error: None,
+            early: false,
         }
     }
 
@@ -212,6 +225,7 @@ impl Batch {
         self.lines = 0;
         self.bytes = 0;
         self.error = None;
+        self.early = false;
     }
 
     /// Matches every segment, on every core; the placeholders' values only when they are
@@ -286,7 +300,7 @@ fn read_all(
     let mut unreadable = 0;
     for (i, f) in files.iter().enumerate() {
         let result = match f {
-            None => read_one(i, io::stdin().lock(), echo, &tx, &mut pool),
+            None => read_one(i, Live::stdin(), echo, &tx, &mut pool),
             Some(p) => match std::fs::File::open(p) {
                 Ok(file) => read_one(
                     i,
@@ -317,7 +331,7 @@ fn read_all(
 /// Reads one input; false when the consumer has stopped listening.
 fn read_one(
     file: usize,
-    mut input: impl BufRead,
+    mut input: impl Input,
     echo: bool,
     tx: &crossbeam_channel::Sender<Batch>,
     pool: &mut Pool,
@@ -326,7 +340,34 @@ fn read_one(
     let mut buf = Vec::with_capacity(4096);
     let mut n = 0u64;
     let mut batch = pool.next(file, &mut grouper);
-    while next_line(&mut input, &mut buf)? {
+    let mut started = Instant::now();
+    loop {
+        if batch.lines > 0 || grouper.holds_message() {
+            let early = match input.pause() {
+                // The writer paused: a message still waiting for its trace has none coming.
+                Pause::Idle => {
+                    if let Some(seg) = grouper.finish() {
+                        batch.push_segment(seg);
+                    }
+                    true
+                }
+                Pause::Waiting => batch.lines > 0 && started.elapsed() >= BATCH_AGE,
+                Pause::No => false,
+            };
+            if early {
+                batch.early = true;
+                let next = pool.next(file, &mut grouper);
+                if tx.send(std::mem::replace(&mut batch, next)).is_err() {
+                    return Ok(false);
+                }
+            }
+        }
+        if batch.lines == 0 {
+            started = Instant::now();
+        }
+        if !next_line(&mut input, &mut buf)? {
+            break;
+        }
         n += 1;
         batch.lines += 1;
         let text = match std::str::from_utf8(&buf) {
@@ -500,6 +541,136 @@ fn json_match<'m>(matcher: &'m Matcher, h: &Hit) -> JsonMatch<'m> {
         slug: &e.slug,
         score: h.score,
         exact: h.exact,
+    }
+}
+
+/// How long a live input's writer must pause for what has been read to be shown.
+const IDLE: Duration = Duration::from_millis(100);
+
+/// How long a batch of a live input that keeps writing waits for more lines.
+const BATCH_AGE: Duration = Duration::from_millis(250);
+
+/// An input read line by line, which may say that its writer has paused.
+trait Input: BufRead {
+    /// Whether the next read would wait for the writer; asked between lines.
+    fn pause(&mut self) -> Pause {
+        Pause::No
+    }
+}
+
+enum Pause {
+    /// The next line is read without waiting (a file, or data already read).
+    No,
+    /// The next read has to wait for the writer, which is still writing.
+    Waiting,
+    /// The writer has written nothing for [`IDLE`].
+    Idle,
+}
+
+impl<R: Read> Input for io::BufReader<R> {}
+
+/// Standard input, read on a thread of its own in chunks as they come, so that the reader can
+/// tell when its writer pauses.
+struct Live {
+    chunks: crossbeam_channel::Receiver<io::Result<Vec<u8>>>,
+    chunk: Vec<u8>,
+    at: usize,
+    /// A read error, returned by the next read.
+    error: Option<io::Error>,
+    end: bool,
+}
+
+impl Live {
+    fn stdin() -> Live {
+        let (tx, rx) = crossbeam_channel::bounded(16);
+        std::thread::spawn(move || {
+            let mut stdin = io::stdin().lock();
+            loop {
+                let mut chunk = vec![0u8; 256 * 1024];
+                match stdin.read(&mut chunk) {
+                    Ok(0) => break,
+                    Ok(n) => {
+                        chunk.truncate(n);
+                        if tx.send(Ok(chunk)).is_err() {
+                            break;
+                        }
+                    }
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => {
+                        let _ = tx.send(Err(e));
+                        break;
+                    }
+                }
+            }
+        });
+        Live {
+            chunks: rx,
+            chunk: Vec::new(),
+            at: 0,
+            error: None,
+            end: false,
+        }
+    }
+
+    fn take(&mut self, next: Result<io::Result<Vec<u8>>, ()>) {
+        match next {
+            Ok(Ok(chunk)) => {
+                self.chunk = chunk;
+                self.at = 0;
+            }
+            Ok(Err(e)) => self.error = Some(e),
+            Err(()) => self.end = true,
+        }
+    }
+}
+
+impl Read for Live {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let avail = self.fill_buf()?;
+        let n = avail.len().min(out.len());
+        out[..n].copy_from_slice(&avail[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl BufRead for Live {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.at == self.chunk.len() && !self.end && self.error.is_none() {
+            let next = self.chunks.recv().map_err(|_| ());
+            self.take(next);
+        }
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        Ok(&self.chunk[self.at..])
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.at += n;
+    }
+}
+
+impl Input for Live {
+    fn pause(&mut self) -> Pause {
+        if self.at < self.chunk.len() || self.end || self.error.is_some() {
+            return Pause::No;
+        }
+        if let Ok(next) = self.chunks.try_recv() {
+            self.take(Ok(next));
+            return Pause::No;
+        }
+        match self.chunks.recv_timeout(IDLE) {
+            Ok(next) => {
+                self.take(Ok(next));
+                Pause::Waiting
+            }
+            Err(crossbeam_channel::RecvTimeoutError::Timeout) => Pause::Idle,
+            Err(crossbeam_channel::RecvTimeoutError::Disconnected) => {
+                self.end = true;
+                Pause::No
+            }
+        }
     }
 }
 

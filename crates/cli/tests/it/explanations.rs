@@ -342,9 +342,11 @@ fn the_seed_explanation_is_reproduced_from_facts() {
 /// Names an explanation may use that are not in the code: keywords of the conditions it
 /// prints and of the code it writes.
 const OURS: &[&str] = &[
-    // The standard library's own test for a Go sentinel, which the explanation recommends.
+    // The standard library's own test for a Go sentinel, which the explanation recommends:
+    // `errors.Is(err, ErrX)`, on the caller's error variable.
     "errors",
     "Is",
+    "err",
     "if",
     "else",
     "not",

@@ -5,9 +5,9 @@ use serde_json::Value;
 use crate::util::{errata_cmd, golden_indexed, seed, Scratch};
 
 /// Runs errata with stdin fed from `input`.
-fn with_stdin(s: &Scratch, args: &[&str], input: &[u8]) -> std::process::Output {
-    use std::io::Write;
-    let mut child = errata_cmd()
+/// errata with `args` on the scratch store, its standard streams piped.
+fn spawn_piped(s: &Scratch, args: &[&str]) -> std::process::Child {
+    errata_cmd()
         .args(args)
         .arg("--db")
         .arg(s.db())
@@ -16,7 +16,12 @@ fn with_stdin(s: &Scratch, args: &[&str], input: &[u8]) -> std::process::Output 
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
-        .unwrap();
+        .unwrap()
+}
+
+fn with_stdin(s: &Scratch, args: &[&str], input: &[u8]) -> std::process::Output {
+    use std::io::Write;
+    let mut child = spawn_piped(s, args);
     let mut stdin = child.stdin.take().unwrap();
     let input = input.to_vec();
     let writer = std::thread::spawn(move || {
@@ -295,6 +300,44 @@ fn scan_annotates_matched_lines_and_sums_them_up() {
             .code(),
         Some(0)
     );
+}
+
+/// A live log (`tail -f app.log | errata scan --json`): each error is reported while the input
+/// is still open, not when it ends or a batch fills. The input stays open until the report
+/// has come, or the test gives up after a minute.
+#[test]
+fn scan_reports_a_live_log_before_it_ends() {
+    use std::io::{BufRead, Write};
+    let s = twin_tree();
+    let mut child = spawn_piped(&s, &["scan", "--json"]);
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines() {
+            if tx.send(line.unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    stdin
+        .write_all(b"2024-05-01 12:00:00 INFO starting\n2024-05-01 12:00:01 ERROR lease 7 was already released\n")
+        .unwrap();
+    stdin.flush().unwrap();
+    let first = rx.recv_timeout(std::time::Duration::from_secs(60));
+    // The writer is still there: the report came from a pause, not from the end.
+    stdin
+        .write_all(b"2024-05-01 12:00:02 ERROR lease 8 was already released\n")
+        .unwrap();
+    drop(stdin);
+    let first = first.expect("no report while the input was open");
+    let v: Value = serde_json::from_str(&first).unwrap();
+    assert_eq!(v["line"], 2, "{first}");
+    let rest: Vec<String> = rx.iter().collect();
+    assert!(child.wait().unwrap().success());
+    reader.join().unwrap();
+    assert_eq!(rest.len(), 1, "{rest:?}");
+    assert!(rest[0].contains("\"line\":3"), "{rest:?}");
 }
 
 #[test]
