@@ -55,6 +55,10 @@ impl Call<'_> {
     }
 }
 
+/// The most raises of one raiser read for each of its calls: a helper raises in a few places,
+/// and a function with many raises is not one.
+const MAX_RAISES: usize = 16;
+
 /// How deep raisers that call raisers are followed.
 const MAX_DEPTH: usize = 3;
 
@@ -105,7 +109,9 @@ impl<'t> Collector<'t, '_> {
                 continue;
             }
             let i = self.raiser_of(path[at], &mut raisers, &mut index);
-            raisers[i].raises.push(Raise::Site(node));
+            if raisers[i].raises.len() < MAX_RAISES {
+                raisers[i].raises.push(Raise::Site(node));
+            }
         }
         raisers.retain(|r| r.params.iter().any(|p| is_message_name(p)));
         let mut first = 0;
@@ -114,25 +120,22 @@ impl<'t> Collector<'t, '_> {
             // The calls that hand a raiser a parameter of the function they are in: that
             // function is a raiser of the next depth.
             let mut next: Vec<(Node<'t>, Node<'t>, usize)> = Vec::new();
-            for r in first..end {
-                let Some(name) = raiser_name(raisers[r].node, cx) else {
-                    continue;
-                };
-                for call in self.calls_of(name, raisers[r].node, cx) {
-                    if self.sites.len() >= super::MAX_SITES_PER_FILE {
-                        return;
-                    }
-                    self.read_call(rules, cx, &raisers, r, call);
-                    if let Some(f) = self.hands_on_parameter(rules, cx, &raisers[r], call) {
-                        next.push((f, call, r));
-                    }
+            for (r, call) in self.calls_of(&raisers[first..end], first, cx) {
+                if self.sites.len() >= super::MAX_SITES_PER_FILE {
+                    return;
+                }
+                self.read_call(rules, cx, &raisers, r, call);
+                if let Some(f) = self.hands_on_parameter(rules, cx, &raisers[r], call) {
+                    next.push((f, call, r));
                 }
             }
             first = end;
             let mut index: HashMap<usize, usize> = HashMap::new();
             for (f, call, r) in next {
                 let i = self.raiser_of(f, &mut raisers, &mut index);
-                raisers[i].raises.push(Raise::Via(call, r));
+                if raisers[i].raises.len() < MAX_RAISES {
+                    raisers[i].raises.push(Raise::Via(call, r));
+                }
             }
             if raisers.len() == first {
                 break;
@@ -184,21 +187,35 @@ impl<'t> Collector<'t, '_> {
             .then_some(f)
     }
 
-    /// The calls of `name` in the file, outside the raiser itself, made as a call of the
-    /// raiser would be: by its bare name, through `self`/`this`, or, for a Go method, through
-    /// any variable.
-    fn calls_of(&self, name: &str, raiser: Node<'t>, cx: &Cx<'_>) -> Vec<Node<'t>> {
+    /// The calls in the file of each of `raisers` (numbered from `first`), outside the raiser
+    /// itself, made as a call of the raiser would be: by its bare name, through `self`/`this`,
+    /// or, for a Go method, through any variable. One pass over the file finds every name.
+    fn calls_of(
+        &self,
+        raisers: &[Raiser<'t>],
+        first: usize,
+        cx: &Cx<'_>,
+    ) -> Vec<(usize, Node<'t>)> {
+        let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (i, r) in raisers.iter().enumerate() {
+            if let Some(name) = raiser_name(r.node, cx) {
+                by_name.entry(name).or_default().push(first + i);
+            }
+        }
+        let names: Vec<&str> = by_name.keys().copied().collect();
+        let Ok(words) = aho_corasick::AhoCorasick::builder()
+            .match_kind(aho_corasick::MatchKind::LeftmostLongest)
+            .build(&names)
+        else {
+            return Vec::new();
+        };
         let src = cx.src.as_bytes();
         let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$';
-        let go_method = raiser.kind() == "method_declaration"
-            && raiser.child_by_field_name("receiver").is_some();
         let mut out = Vec::new();
-        for start in memchr::memmem::find_iter(src, name.as_bytes()) {
-            let end = start + name.len();
+        for m in words.find_iter(src) {
+            let (start, end) = (m.start(), m.end());
+            let name = names[m.pattern().as_usize()];
             if (start > 0 && ident(src[start - 1])) || src.get(end).is_some_and(|&b| ident(b)) {
-                continue;
-            }
-            if (raiser.start_byte()..raiser.end_byte()).contains(&start) {
                 continue;
             }
             let after = src[end..].iter().find(|b| !b.is_ascii_whitespace());
@@ -221,12 +238,19 @@ impl<'t> Collector<'t, '_> {
             let Some((receiver, called)) = callee(call, cx) else {
                 continue;
             };
-            let through_self =
-                SELF.contains(&receiver) || (go_method && receiver.bytes().all(ident));
-            if called != name || !through_self || self.consumed.contains(&call.id()) {
+            if called != name || self.consumed.contains(&call.id()) {
                 continue;
             }
-            out.push(call);
+            for &r in &by_name[name] {
+                let raiser = raisers[r - first].node;
+                let go_method = raiser.kind() == "method_declaration"
+                    && raiser.child_by_field_name("receiver").is_some();
+                let through_self =
+                    SELF.contains(&receiver) || (go_method && receiver.bytes().all(ident));
+                if through_self && !(raiser.start_byte()..raiser.end_byte()).contains(&start) {
+                    out.push((r, call));
+                }
+            }
         }
         out
     }
