@@ -160,12 +160,15 @@ impl Shape {
 fn find_fragments(literals: &[Box<str>], lead: bool, trail: bool, text: &str) -> Option<Found> {
     let (first, rest) = literals.split_first()?;
     let bytes = text.as_bytes();
-    // A message starts at a word boundary: `Exception: {}` is not in `IllegalStateException: x`.
+    // A message starts at a word boundary, and not inside a qualified name: `Exception: {}` is
+    // not in `IllegalStateException: x`, nor `MalformedURLException: {}` (a wrapper's message
+    // that names its cause's class) in `java.net.MalformedURLException: no protocol`.
     let glued = |at: usize| {
+        let after_word = |i: usize| is_word(bytes[i]);
         !lead
-            && at > 0
-            && is_word(bytes[at - 1])
             && first.as_bytes().first().is_some_and(|&b| is_word(b))
+            && ((at > 0 && after_word(at - 1))
+                || (at > 1 && bytes[at - 1] == b'.' && after_word(at - 2)))
     };
     let mut start = find_bytes(bytes, first.as_bytes())?;
     while glued(start) {
@@ -352,6 +355,25 @@ mod tests {
         assert_eq!(
             captures(r"cannot open (.*?) for reading", "cannot open /x"),
             None
+        );
+        // A template starts a message, not the middle of a word or of a qualified name.
+        assert_eq!(
+            captures(r"Exception: (.*)", "IllegalStateException: x"),
+            None
+        );
+        assert_eq!(
+            captures(
+                r"MalformedURLException: (.*)",
+                "java.net.MalformedURLException: no protocol: x"
+            ),
+            None
+        );
+        assert_eq!(
+            captures(
+                r"MalformedURLException: (.*)",
+                "SerialException: MalformedURLException: no protocol: x"
+            ),
+            Some((false, vec!["no protocol: x".into()]))
         );
     }
 

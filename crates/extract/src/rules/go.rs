@@ -113,6 +113,10 @@ impl Rules for Go {
         )
     }
 
+    fn is_constant(&self, stmt: Node<'_>, _cx: &Cx<'_>) -> bool {
+        stmt.kind() == "const_declaration"
+    }
+
     fn assigned_value<'t>(&self, stmt: Node<'t>, name: &str, cx: &Cx<'_>) -> Option<Node<'t>> {
         let (left, right) = match stmt.kind() {
             "short_var_declaration" | "assignment_statement" => (

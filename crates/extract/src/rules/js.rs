@@ -99,6 +99,13 @@ impl Rules for Js {
         )
     }
 
+    fn is_constant(&self, stmt: Node<'_>, cx: &Cx<'_>) -> bool {
+        stmt.kind() == "lexical_declaration"
+            && stmt
+                .child_by_field_name("kind")
+                .is_some_and(|k| cx.text(k) == "const")
+    }
+
     fn assigned_value<'t>(&self, stmt: Node<'t>, name: &str, cx: &Cx<'_>) -> Option<Node<'t>> {
         match stmt.kind() {
             "lexical_declaration" | "variable_declaration" => declarator_value(stmt, name, cx),

@@ -651,8 +651,13 @@ pub(crate) trait Rules {
         }
     }
 
+    /// Whether a statement declares constants (Go's `const`, JavaScript's `const`).
+    fn is_constant(&self, _stmt: Node<'_>, _cx: &Cx<'_>) -> bool {
+        false
+    }
+
     /// The value last given to the local `name` before `use_site`, within the enclosing function
-    /// and at most [`LOCAL_REACH`] lines above it.
+    /// and at most [`LOCAL_REACH`] lines above it (any distance for a constant).
     fn local_value<'t>(&self, use_site: Node<'t>, name: &str, cx: &Cx<'_>) -> Option<Node<'t>> {
         let line = use_site.start_position().row;
         let mut inner = use_site;
@@ -664,11 +669,13 @@ pub(crate) trait Rules {
             // Statements of this block that come before the one holding the use, nearest first.
             let mut sib = inner.prev_named_sibling();
             while let Some(s) = sib {
-                if line.saturating_sub(s.start_position().row) > LOCAL_REACH {
-                    return None;
-                }
-                if let Some(v) = self.assigned_value(s, name, cx) {
-                    return Some(v);
+                // Past the reach only a constant is followed: its value is the same however
+                // far above it is declared.
+                let far = line.saturating_sub(s.start_position().row) > LOCAL_REACH;
+                if !far || self.is_constant(s, cx) {
+                    if let Some(v) = self.assigned_value(s, name, cx) {
+                        return Some(v);
+                    }
                 }
                 sib = s.prev_named_sibling();
             }
