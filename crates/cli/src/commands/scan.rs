@@ -585,13 +585,13 @@ impl Live {
         let (tx, rx) = crossbeam_channel::bounded(16);
         std::thread::spawn(move || {
             let mut stdin = io::stdin().lock();
+            // Each chunk is as long as what one read returned: a live log's are short.
+            let mut buf = vec![0u8; 256 * 1024];
             loop {
-                let mut chunk = vec![0u8; 256 * 1024];
-                match stdin.read(&mut chunk) {
+                match stdin.read(&mut buf) {
                     Ok(0) => break,
                     Ok(n) => {
-                        chunk.truncate(n);
-                        if tx.send(Ok(chunk)).is_err() {
+                        if tx.send(Ok(buf[..n].to_vec())).is_err() {
                             break;
                         }
                     }
@@ -612,14 +612,15 @@ impl Live {
         }
     }
 
-    fn take(&mut self, next: Result<io::Result<Vec<u8>>, ()>) {
+    /// Takes the next chunk, or a read error, or the end of the input (`None`).
+    fn take(&mut self, next: Option<io::Result<Vec<u8>>>) {
         match next {
-            Ok(Ok(chunk)) => {
+            Some(Ok(chunk)) => {
                 self.chunk = chunk;
                 self.at = 0;
             }
-            Ok(Err(e)) => self.error = Some(e),
-            Err(()) => self.end = true,
+            Some(Err(e)) => self.error = Some(e),
+            None => self.end = true,
         }
     }
 }
@@ -637,7 +638,7 @@ impl Read for Live {
 impl BufRead for Live {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
         if self.at == self.chunk.len() && !self.end && self.error.is_none() {
-            let next = self.chunks.recv().map_err(|_| ());
+            let next = self.chunks.recv().ok();
             self.take(next);
         }
         if let Some(e) = self.error.take() {
@@ -657,12 +658,12 @@ impl Input for Live {
             return Pause::No;
         }
         if let Ok(next) = self.chunks.try_recv() {
-            self.take(Ok(next));
+            self.take(Some(next));
             return Pause::No;
         }
         match self.chunks.recv_timeout(IDLE) {
             Ok(next) => {
-                self.take(Ok(next));
+                self.take(Some(next));
                 Pause::Waiting
             }
             Err(crossbeam_channel::RecvTimeoutError::Timeout) => Pause::Idle,

@@ -551,14 +551,35 @@ fn output_of(cmd: &mut std::process::Command) -> Option<String> {
     Some(text)
 }
 
-/// The first match's record of an error text: (file, class, type).
-fn explained(s: &Scratch, text: &str) -> (String, String, String) {
+/// The first match of an error text, which must match something.
+fn first_match(s: &Scratch, text: &str) -> Value {
     let (code, v) = explain_json(s, text);
     assert_eq!(code, 0, "nothing matched {text:?}: {v}");
-    assert_eq!(v["matches"][0]["approximate"], false, "{text:?}: {v}");
-    let r = &v["matches"][0]["record"];
-    let field = |k: &str| r[k].as_str().unwrap_or_default().to_owned();
-    (field("filePath"), field("errorClass"), field("errorType"))
+    v["matches"][0].clone()
+}
+
+/// A string field of a record, empty when it is null.
+fn field(record: &Value, key: &str) -> String {
+    record[key].as_str().unwrap_or_default().to_owned()
+}
+
+/// The first match's record of an error text, a real match: (file, class, type).
+fn explained(s: &Scratch, text: &str) -> (String, String, String) {
+    let m = first_match(s, text);
+    assert_eq!(m["approximate"], false, "{text:?}: {m}");
+    let r = &m["record"];
+    (
+        field(r, "filePath"),
+        field(r, "errorClass"),
+        field(r, "errorType"),
+    )
+}
+
+/// [`explained`], for a text that must come from a file ending in `file`: (class, type).
+fn explained_from(s: &Scratch, text: &str, file: &str) -> (String, String) {
+    let (found, class, ty) = explained(s, text);
+    assert!(found.ends_with(file), "{text} -> {found}");
+    (class, ty)
 }
 
 /// Errors that Python's standard library really prints are matched to the code that makes
@@ -590,14 +611,12 @@ fn real_python_errors_are_explained_by_the_code_that_made_them() {
         missing.contains("the following arguments are required"),
         "{missing}"
     );
-    let (file, _, ty) = explained(&c.scratch, &missing);
-    assert!(file.ends_with("argparse.py"), "{missing} -> {file}");
+    let (_, ty) = explained_from(&c.scratch, &missing, "argparse.py");
     assert_eq!(ty, "exit", "{missing}");
 
     let choice = run(&["--mode", "z", "x"]).unwrap();
     let choice = choice.lines().last().unwrap_or_default().to_owned();
-    let (file, class, _) = explained(&c.scratch, &choice);
-    assert!(file.ends_with("argparse.py"), "{choice} -> {file}");
+    let (class, _) = explained_from(&c.scratch, &choice, "argparse.py");
     assert_eq!(class, "ArgumentError", "{choice}");
 }
 
@@ -637,27 +656,15 @@ func main() {
     };
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 4, "go run printed {out}");
-    let (file, class, ty) = explained(&c.scratch, lines[0]);
-    assert!(file.ends_with("strconv/atoi.go"), "{} -> {file}", lines[0]);
+    let (class, ty) = explained_from(&c.scratch, lines[0], "strconv/atoi.go");
     assert_eq!((class.as_str(), ty.as_str()), ("NumError", "error-return"));
-    let (file, class, _) = explained(&c.scratch, lines[1]);
-    assert!(
-        file.ends_with("encoding/json/decode.go"),
-        "{} -> {file}",
-        lines[1]
-    );
+    let (class, _) = explained_from(&c.scratch, lines[1], "encoding/json/decode.go");
     assert_eq!(class, "UnmarshalTypeError");
     // `addrErr(hostport, missingPort)`, a closure that returns `&AddrError{Err: why, …}`.
-    let (file, class, _) = explained(&c.scratch, lines[2]);
-    assert!(file.ends_with("net/ipsock.go"), "{} -> {file}", lines[2]);
+    let (class, _) = explained_from(&c.scratch, lines[2], "net/ipsock.go");
     assert_eq!(class, "AddrError");
     // `&SyntaxError{"invalid character " + quoteChar(c) + " " + context, s.bytes}`.
-    let (file, class, _) = explained(&c.scratch, lines[3]);
-    assert!(
-        file.ends_with("encoding/json/scanner.go"),
-        "{} -> {file}",
-        lines[3]
-    );
+    let (class, _) = explained_from(&c.scratch, lines[3], "encoding/json/scanner.go");
     assert_eq!(class, "SyntaxError");
 }
 
@@ -688,14 +695,11 @@ fn real_java_errors_are_explained_by_the_call_that_passes_the_message() {
     assert_eq!(lines.len(), 2, "java printed {out}");
     // (file, message, class) of the first record each line matches.
     let first = |line: &str| {
-        let (code, v) = explain_json(&c.scratch, line);
-        assert_eq!(code, 0, "nothing matched {line:?}: {v}");
-        let r = &v["matches"][0]["record"];
-        let field = |k: &str| r[k].as_str().unwrap_or_default().to_owned();
+        let r = first_match(&c.scratch, line)["record"].clone();
         (
-            field("filePath"),
-            field("errorMessage"),
-            field("errorClass"),
+            field(&r, "filePath"),
+            field(&r, "errorMessage"),
+            field(&r, "errorClass"),
         )
     };
     let (file, message, class) = first(lines[0]);

@@ -9,8 +9,6 @@ mod raisers;
 mod rust;
 
 use std::collections::HashSet;
-
-pub(crate) use raisers::is_message_name;
 use std::sync::OnceLock;
 
 use aho_corasick::AhoCorasick;
@@ -115,7 +113,7 @@ impl<'s> Cx<'s> {
         }
     }
 
-    pub(crate) fn text(&self, node: Node<'_>) -> &str {
+    pub(crate) fn text(&self, node: Node<'_>) -> &'s str {
         crate::text::text(node, self.src)
     }
 
@@ -500,9 +498,7 @@ fn in_site_shape(lang: Lang, word: &str, src: &[u8], start: usize, end: usize) -
         next_after_ws(r) == Some(c)
     };
     let called = || next_after_ws(rest) == Some(b'(');
-    let keyword = || {
-        !rest.first().is_some_and(ident) && !start.checked_sub(1).is_some_and(|i| ident(&src[i]))
-    };
+    let keyword = || whole_word(src, start, end);
     if LOGGERS.contains(&word) {
         return logs_at_warning(src, end);
     }
@@ -529,6 +525,12 @@ fn in_site_shape(lang: Lang, word: &str, src: &[u8], start: usize, end: usize) -
         (Lang::Go, "Error() string" | "Error{") => true,
         _ => called(),
     }
+}
+
+/// Whether `src[start..end]` is a whole identifier: no letter, digit, `_` or `$` on either side.
+pub(crate) fn whole_word(src: &[u8], start: usize, end: usize) -> bool {
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$';
+    !start.checked_sub(1).is_some_and(|i| ident(src[i])) && !src.get(end).is_some_and(|&b| ident(b))
 }
 
 /// Whether the class declaration nearest above `at` (its last `header` word: `extends`, or
@@ -814,6 +816,32 @@ pub(crate) fn enclosing<'t>(node: Node<'t>, kinds: &[&str]) -> Option<Node<'t>> 
 /// Whether a class name is an error class's: `…Error` or `…Exception`.
 pub(crate) fn is_error_class(name: &str) -> bool {
     name.ends_with("Error") || name.ends_with("Exception")
+}
+
+/// Whether a name says it holds a message: `msg`, `message`, `reason`, `format`, `errorText`,
+/// `expected`, or a string's usual short name (`s` of `error(String s)`). A parameter so named
+/// makes its function a raiser (see [`raisers`]); a Go error type's field so named holds its
+/// message. A raiser of `name` or `key` (`raise KeyError(key)`, `'invalid location: ' +
+/// where`) is a lookup that fails on a bad argument, and its callers pass good ones.
+pub(crate) fn is_message_name(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    const WORDS: &[&str] = &[
+        "msg",
+        "message",
+        "reason",
+        "format",
+        "fmt",
+        "text",
+        "detail",
+        "desc",
+        "why",
+        "what",
+        "problem",
+        "err",
+        "explanation",
+        "expect",
+    ];
+    WORDS.iter().any(|w| name.contains(w)) || matches!(name.as_str(), "s" | "m" | "str")
 }
 
 /// The last segment of the class named after `extends` in a class's heritage text:

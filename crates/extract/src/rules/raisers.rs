@@ -16,7 +16,9 @@ use std::collections::HashMap;
 
 use tree_sitter::Node;
 
-use super::{last_segment, named_children, path_to, Collector, Cx, Rules};
+use super::{
+    is_message_name, last_segment, named_children, path_to, whole_word, Collector, Cx, Rules,
+};
 
 /// The parameters of the raiser a call is read for, bound to the call's arguments.
 pub(crate) struct Call<'a> {
@@ -120,12 +122,14 @@ impl<'t> Collector<'t, '_> {
             // The calls that hand a raiser a parameter of the function they are in: that
             // function is a raiser of the next depth.
             let mut next: Vec<(Node<'t>, Node<'t>, usize)> = Vec::new();
-            for (r, call) in self.calls_of(&raisers[first..end], first, cx) {
+            for (r, path) in self.calls_of(&raisers[first..end], first, cx) {
                 if self.sites.len() >= super::MAX_SITES_PER_FILE {
                     return;
                 }
-                self.read_call(rules, cx, &raisers, r, call);
-                if let Some(f) = self.hands_on_parameter(rules, cx, &raisers[r], call) {
+                let call = *path.last().expect("a path ends at its call");
+                let args = arguments(call, &raisers[r].params, cx);
+                self.read_call(rules, cx, &raisers, r, &path, &args);
+                if let Some(f) = self.hands_on_parameter(rules, cx, &path, &args) {
                     next.push((f, call, r));
                 }
             }
@@ -160,24 +164,21 @@ impl<'t> Collector<'t, '_> {
         })
     }
 
-    /// The function `call` is in, when it passes one of that function's message parameters
-    /// to a message parameter of `raiser`.
+    /// The function the call at the end of `path` is in, when the call passes one of that
+    /// function's message parameters in `args` (the raiser's message arguments).
     fn hands_on_parameter(
         &self,
         rules: &dyn Rules,
         cx: &Cx<'_>,
-        raiser: &Raiser<'t>,
-        call: Node<'t>,
+        path: &[Node<'t>],
+        args: &[(String, Node<'t>)],
     ) -> Option<Node<'t>> {
-        let path = path_to(self.root, call);
         let f = *path[..path.len() - 1]
             .iter()
             .rev()
             .find(|p| rules.is_function(p.kind()))?;
         let params = self.facts.parameter_names(f);
-        let passed = arguments(call, &raiser.params, cx);
-        passed
-            .iter()
+        args.iter()
             .any(|(_, value)| {
                 let text = cx.text(*value);
                 params
@@ -190,12 +191,13 @@ impl<'t> Collector<'t, '_> {
     /// The calls in the file of each of `raisers` (numbered from `first`), outside the raiser
     /// itself, made as a call of the raiser would be: by its bare name, through `self`/`this`,
     /// or, for a Go method, through any variable. One pass over the file finds every name.
+    /// Each call comes with the path from the root down to it.
     fn calls_of(
         &self,
         raisers: &[Raiser<'t>],
         first: usize,
         cx: &Cx<'_>,
-    ) -> Vec<(usize, Node<'t>)> {
+    ) -> Vec<(usize, Vec<Node<'t>>)> {
         let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
         for (i, r) in raisers.iter().enumerate() {
             if let Some(name) = raiser_name(r.node, cx) {
@@ -210,12 +212,11 @@ impl<'t> Collector<'t, '_> {
             return Vec::new();
         };
         let src = cx.src.as_bytes();
-        let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$';
         let mut out = Vec::new();
         for m in words.find_iter(src) {
             let (start, end) = (m.start(), m.end());
             let name = names[m.pattern().as_usize()];
-            if (start > 0 && ident(src[start - 1])) || src.get(end).is_some_and(|&b| ident(b)) {
+            if !whole_word(src, start, end) {
                 continue;
             }
             let after = src[end..].iter().find(|b| !b.is_ascii_whitespace());
@@ -225,16 +226,15 @@ impl<'t> Collector<'t, '_> {
             let Some(word) = self.root.descendant_for_byte_range(start, end) else {
                 continue;
             };
-            let path = path_to(self.root, word);
-            let Some(call) = path
-                .iter()
+            let mut path = path_to(self.root, word);
+            let Some(at) = (path.len().saturating_sub(3)..path.len())
                 .rev()
-                .take(3)
-                .find(|n| CALLS.contains(&n.kind()))
-                .copied()
+                .find(|&i| CALLS.contains(&path[i].kind()))
             else {
                 continue;
             };
+            path.truncate(at + 1);
+            let call = path[at];
             let Some((receiver, called)) = callee(call, cx) else {
                 continue;
             };
@@ -245,28 +245,33 @@ impl<'t> Collector<'t, '_> {
                 let raiser = raisers[r - first].node;
                 let go_method = raiser.kind() == "method_declaration"
                     && raiser.child_by_field_name("receiver").is_some();
-                let through_self =
-                    SELF.contains(&receiver) || (go_method && receiver.bytes().all(ident));
+                // A Go method is called through any variable: `p.errorf(…)`.
+                let plain = receiver
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$');
+                let through_self = SELF.contains(&receiver) || (go_method && plain);
                 if through_self && !(raiser.start_byte()..raiser.end_byte()).contains(&start) {
-                    out.push((r, call));
+                    out.push((r, path.clone()));
                 }
             }
         }
         out
     }
 
-    /// Reads the raises of `raisers[r]` with its parameters bound to the arguments of `call`,
-    /// and makes a site at the call of the first that makes a message of them.
+    /// Reads the raises of `raisers[r]` with its parameters bound to `args`, the arguments of
+    /// the call at the end of `path`, and makes a site at the call of the first that makes a
+    /// message of them.
     fn read_call(
         &mut self,
         rules: &dyn Rules,
         cx: &Cx<'_>,
         raisers: &[Raiser<'t>],
         r: usize,
-        call: Node<'t>,
+        path: &[Node<'t>],
+        args: &[(String, Node<'t>)],
     ) {
         let mut literals = Vec::new();
-        for (_, value) in arguments(call, &raisers[r].params, cx) {
+        for &(_, value) in args {
             // A message the caller built in a local a few lines above counts as its own.
             let shown = match value.kind() {
                 "identifier" => rules.local_value(value, cx.text(value), cx),
@@ -277,7 +282,7 @@ impl<'t> Collector<'t, '_> {
         if literals.is_empty() {
             return;
         }
-        let top = bind(&raisers[r], call, cx, None);
+        let top = bind(&raisers[r], args, None);
         let Some(found) = self.read(rules, cx, raisers, r, &top, &top) else {
             return;
         };
@@ -287,8 +292,7 @@ impl<'t> Collector<'t, '_> {
         if !literals.iter().any(|l| message.contains(l.as_str())) {
             return;
         }
-        let path = path_to(self.root, call);
-        let line = rules.statement_of(&path).start_position().row as u32 + 1;
+        let line = rules.statement_of(path).start_position().row as u32 + 1;
         if self
             .sites
             .iter()
@@ -296,8 +300,8 @@ impl<'t> Collector<'t, '_> {
         {
             return;
         }
-        self.consumed.insert(call.id());
-        let site = self.site_of(found, &path, rules, cx);
+        self.consumed.insert(path[path.len() - 1].id());
+        let site = self.site_of(found, path, rules, cx);
         self.sites.push(site);
     }
 
@@ -326,7 +330,8 @@ impl<'t> Collector<'t, '_> {
                     }
                 }
                 Raise::Via(inner_call, inner) => {
-                    let inner_bound = bind(&raisers[inner], inner_call, cx, Some(call));
+                    let args = arguments(inner_call, &raisers[inner].params, cx);
+                    let inner_bound = bind(&raisers[inner], &args, Some(call));
                     if let Some(found) = self.read(rules, cx, raisers, inner, &inner_bound, top) {
                         return Some(found);
                     }
@@ -340,22 +345,21 @@ impl<'t> Collector<'t, '_> {
 /// The name a function is called by: its own, or that of the variable a function literal is
 /// given to (`addrErr := func(addr, why string) …`, `const fail = (msg) => …`).
 fn raiser_name<'a>(f: Node<'_>, cx: &Cx<'a>) -> Option<&'a str> {
-    let text = |n: Node<'_>| crate::text::text(n, cx.src);
     if let Some(name) = f.child_by_field_name("name") {
-        return Some(text(name));
+        return Some(cx.text(name));
     }
     let mut holder = f.parent()?;
     if holder.kind() == "expression_list" {
         holder = holder.parent()?;
     }
     if let Some(name) = holder.child_by_field_name("name") {
-        return Some(text(name));
+        return Some(cx.text(name));
     }
     let mut left = holder.child_by_field_name("left")?;
     if left.kind() == "expression_list" && left.named_child_count() == 1 {
         left = left.named_child(0)?;
     }
-    (left.kind() == "identifier").then(|| text(left))
+    (left.kind() == "identifier").then(|| cx.text(left))
 }
 
 /// The message parameters of a raiser with the arguments `call` passes them: positional ones
@@ -391,18 +395,17 @@ fn arguments<'t>(call: Node<'t>, params: &[String], cx: &Cx<'_>) -> Vec<(String,
     out
 }
 
-/// The parameters of `raiser` bound to the arguments of `call`.
+/// The parameters of `raiser` bound to `args`, the message arguments of a call of it.
 fn bind<'a>(
     raiser: &Raiser<'_>,
-    call: Node<'_>,
-    cx: &Cx<'_>,
+    args: &[(String, Node<'_>)],
     outer: Option<&'a Call<'a>>,
 ) -> Call<'a> {
     Call {
         raiser: (raiser.node.start_byte(), raiser.node.end_byte()),
-        arguments: arguments(call, &raiser.params, cx)
-            .into_iter()
-            .map(|(p, v)| (p, (v.start_byte(), v.end_byte())))
+        arguments: args
+            .iter()
+            .map(|(p, v)| (p.clone(), (v.start_byte(), v.end_byte())))
             .collect(),
         used: Cell::new(false),
         outer,
@@ -411,26 +414,21 @@ fn bind<'a>(
 
 /// Whether `text` holds `word` as a whole identifier.
 fn has_word(text: &str, word: &str) -> bool {
-    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     let bytes = text.as_bytes();
-    memchr::memmem::find_iter(bytes, word.as_bytes()).any(|i| {
-        let end = i + word.len();
-        let before = i.checked_sub(1).map(|j| bytes[j]);
-        !before.is_some_and(ident) && !bytes.get(end).copied().is_some_and(ident)
-    })
+    memchr::memmem::find_iter(bytes, word.as_bytes()).any(|i| whole_word(bytes, i, i + word.len()))
 }
 
 /// The receiver and the name of the function a call calls: `("self", "error")` of
 /// `self.error(…)`, `("", "fail")` of `fail(…)`.
 fn callee<'a>(call: Node<'_>, cx: &Cx<'a>) -> Option<(&'a str, &'a str)> {
     if call.kind() == "method_invocation" {
-        let name = crate::text::text(call.child_by_field_name("name")?, cx.src);
+        let name = cx.text(call.child_by_field_name("name")?);
         let receiver = call
             .child_by_field_name("object")
-            .map_or("", |o| crate::text::text(o, cx.src));
+            .map_or("", |o| cx.text(o));
         return Some((receiver, name));
     }
-    let func = crate::text::text(call.child_by_field_name("function")?, cx.src);
+    let func = cx.text(call.child_by_field_name("function")?);
     let name = last_segment(func);
     let receiver = func[..func.len() - name.len()].trim_end_matches(['.', ':', '?']);
     Some((receiver, name))
@@ -455,29 +453,4 @@ fn literal_runs(node: Node<'_>, cx: &Cx<'_>, out: &mut Vec<String>) {
     for child in node.named_children(&mut c) {
         literal_runs(child, cx, out);
     }
-}
-
-/// Whether a parameter's name says it is a message: `msg`, `message`, `reason`, `format`,
-/// `errorText`, `expected`, or a string's usual short name (`s` of `error(String s)`). A
-/// raiser of `name` or `key` (`raise KeyError(key)`, `'invalid location: ' + where`) is a
-/// lookup that fails on a bad argument, and its callers pass good ones.
-pub(crate) fn is_message_name(name: &str) -> bool {
-    let name = name.to_ascii_lowercase();
-    const WORDS: &[&str] = &[
-        "msg",
-        "message",
-        "reason",
-        "format",
-        "fmt",
-        "text",
-        "detail",
-        "desc",
-        "why",
-        "what",
-        "problem",
-        "err",
-        "explanation",
-        "expect",
-    ];
-    WORDS.iter().any(|w| name.contains(w)) || matches!(name.as_str(), "s" | "m" | "str")
 }
