@@ -72,6 +72,10 @@ pub struct Query<'a> {
 struct Template {
     shape: Shape,
     literal_len: usize,
+    /// Its literal text is one word (`Error`, `index`, `error: {}`): found inside a longer
+    /// message it says nothing, so it matches only a whole message or where the stack frames
+    /// point at its record.
+    one_word: bool,
     /// Entries with this pattern.
     entries: Vec<u32>,
     /// The source form of each placeholder, read from the first entry's message when a match
@@ -113,6 +117,7 @@ impl Matcher {
                     by_pattern.insert(&e.pattern, templates.len() as u32);
                     templates.push(Template {
                         literal_len: shape.literal_len(),
+                        one_word: shape.words() <= 1,
                         shape,
                         entries: vec![i as u32],
                         names: OnceLock::new(),
@@ -299,6 +304,7 @@ impl Matcher {
             }
         }
         let Some((text, found)) = best else { return };
+        let weak = template.one_word && !found.exact;
         // Measured against the same text for every template, so that the score orders matches
         // as their literal text does, whichever text each was found in.
         let message = line.message().len();
@@ -307,13 +313,17 @@ impl Matcher {
         let score = round(0.5 + 0.5 * coverage);
         for &e in &template.entries {
             let entry = &self.entries[e as usize];
+            let frame_evidence = frame_evidence(entry, frames);
+            if weak && frame_evidence == 0 {
+                continue;
+            }
             hits.push(Hit {
                 entry: e as usize,
                 score,
                 exact: found.exact,
                 approximate: false,
                 captures: Vec::new(),
-                frame_evidence: frame_evidence(entry, frames),
+                frame_evidence,
                 class_matches: class_matches(entry, line),
                 literal_len: template.literal_len,
                 found: Some((t as u32, text as u32, found.holes.clone())),
@@ -518,7 +528,7 @@ mod tests {
     fn ranked_matches_are_those_of_find_without_the_values() {
         let m = invalid_user();
         let query = Query {
-            text: "E Invalid user bob from 10.0.0.1",
+            text: "ERROR Invalid user bob from 10.0.0.1",
             frames: &[],
         };
         let full = m.find(query, 10);
@@ -569,6 +579,34 @@ mod tests {
         let m = matcher(vec![a, b]);
         assert_eq!(ids(&m, "ValueError: bad value", &[]), ["b", "a"]);
         assert_eq!(ids(&m, "TypeError: bad value", &[]), ["a", "b"]);
+    }
+
+    #[test]
+    fn a_one_word_template_matches_only_a_whole_message_or_where_the_frames_point() {
+        let m = matcher(vec![
+            entry("error", "Error", "Error", "test_x.py", 9),
+            entry("index", "index", "index", "a.py", 3),
+            entry("prefix", "error: %s", "error: (.*)", "core.py", 5),
+        ]);
+        // Inside a longer message a single word identifies nothing.
+        assert_eq!(
+            ids(&m, "Error: unsupported locale setting", &[]),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            ids(&m, "IndexError: Replacement index 1 out of range", &[]),
+            Vec::<String>::new()
+        );
+        // The whole message, or a template whose holes take the rest, still matches.
+        assert_eq!(ids(&m, "KeyError: index", &[]), ["index"]);
+        assert_eq!(ids(&m, "error: no input files", &[]), ["prefix"]);
+        // And so does a partial match that the stack trace points at.
+        let frames = [Frame {
+            file: "/usr/lib/python3/a.py".into(),
+            line: Some(3),
+            function: None,
+        }];
+        assert_eq!(ids(&m, "RuntimeError: bad index 4", &frames), ["index"]);
     }
 
     #[test]

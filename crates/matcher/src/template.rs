@@ -108,6 +108,19 @@ impl Shape {
         }
     }
 
+    /// Words (runs of letters, digits and underscores) in the literal text.
+    pub fn words(&self) -> usize {
+        let count = |s: &str| {
+            s.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .filter(|w| !w.is_empty())
+                .count()
+        };
+        match self {
+            Shape::Fragments { literals, .. } => literals.iter().map(|l| count(l)).sum(),
+            Shape::Regex(re) => count(&regex_literal_text(re.as_str())),
+        }
+    }
+
     fn literal_alnum(&self) -> usize {
         let count = |s: &str| s.chars().filter(|c| c.is_alphanumeric()).count();
         match self {
@@ -140,7 +153,8 @@ impl Shape {
                 literals,
                 lead,
                 trail,
-            } => find_fragments(literals, *lead, *trail, text),
+            } => find_fragments(literals, *lead, *trail, text)
+                .or_else(|| find_trimmed(literals, *lead, *trail, text)),
             Shape::Regex(re) => {
                 let caps = re.captures(text)?;
                 let whole = caps.get(0)?;
@@ -155,6 +169,32 @@ impl Shape {
             }
         }
     }
+}
+
+/// A message that begins or ends with whitespace loses it in a log line (`getSelfCert: ` with an
+/// empty value, an indented `    Directory: {}`): the edge literals are tried again without it,
+/// and a hole at the edge then takes nothing or what follows the trimmed literal.
+fn find_trimmed(literals: &[Box<str>], lead: bool, trail: bool, text: &str) -> Option<Found> {
+    let first = literals.first()?.trim_start();
+    let last = literals.last()?.trim_end();
+    // Only where the text begins or ends with the literal: there its whitespace was cut off.
+    let trim_start = first.len() < literals[0].len() && text.starts_with(first);
+    let trim_end = last.len() < literals[literals.len() - 1].len() && text.ends_with(last);
+    if !trim_start && !trim_end {
+        return None;
+    }
+    let mut trimmed: Vec<Box<str>> = literals.to_vec();
+    if trim_start {
+        trimmed[0] = trimmed[0].trim_start().into();
+    }
+    if trim_end {
+        let n = trimmed.len() - 1;
+        trimmed[n] = trimmed[n].trim_end().into();
+    }
+    if trimmed.iter().any(|l| l.is_empty()) {
+        return None;
+    }
+    find_fragments(&trimmed, lead, trail, text)
 }
 
 fn find_fragments(literals: &[Box<str>], lead: bool, trail: bool, text: &str) -> Option<Found> {
@@ -324,6 +364,25 @@ mod tests {
             }
         ));
         assert_eq!(s.literals()[1].as_ref(), ")");
+    }
+
+    #[test]
+    fn a_message_matches_without_the_whitespace_a_log_line_trims_off_its_edges() {
+        // `getSelfCert: {}` with an empty value, and an indented message.
+        assert_eq!(
+            captures(r"getSelfCert: (.*)", "getSelfCert:"),
+            Some((true, vec!["".into()]))
+        );
+        assert_eq!(
+            captures(r"    Directory: (.*)", "Directory: /tmp"),
+            Some((true, vec!["/tmp".into()]))
+        );
+        assert_eq!(
+            captures(r"NotSupported ", "NotSupported"),
+            Some((true, vec![]))
+        );
+        // Only the edges: inner whitespace is still the template's.
+        assert_eq!(captures(r"abc def: (.*)", "abcdef:"), None);
     }
 
     #[test]
