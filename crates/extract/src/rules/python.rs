@@ -65,6 +65,11 @@ impl Python {
         if exc.kind() != "call" {
             return None;
         }
+        self.construction(node, exc, cx)
+    }
+
+    /// The error `exc`, a call of its class, builds, as a site at `node`.
+    fn construction<'t>(&self, node: Node<'t>, exc: Node<'t>, cx: &Cx<'_>) -> Option<Found<'t>> {
         let func = exc.child_by_field_name("function")?;
         let class = cx.text(func);
         let args = self.args(exc.child_by_field_name("arguments")?, cx);
@@ -91,6 +96,16 @@ impl Python {
             return None;
         }
         let last = last_segment(fname);
+        // A factory's `return TOMLDecodeError(f"{msg} …")`, read for a call that passes the
+        // message (see `raisers`).
+        if cx.call.is_some()
+            && is_class_name(last)
+            && call
+                .parent()
+                .is_some_and(|p| p.kind() == "return_statement")
+        {
+            return self.construction(call, call, cx);
+        }
         // An HTTP error built outside a raise: `return HTTPException(404, "...")`.
         if last == "abort" || last == "HTTPException" {
             let args = self.args(arg_list, cx);
@@ -221,11 +236,11 @@ impl Python {
     /// concatenation, or a local holding one of those.
     fn message(&self, node: Node<'_>, cx: &Cx<'_>, depth: u8) -> Option<Template> {
         match node.kind() {
-            "string" => Some(string_template(node, cx)),
+            "string" => Some(self.string(node, cx, depth)),
             "concatenated_string" => {
                 let mut t = Template::default();
                 for s in named_children(node) {
-                    t.append(string_template(s, cx));
+                    t.append(self.string(s, cx, depth));
                 }
                 Some(t)
             }
@@ -274,9 +289,36 @@ impl Python {
     }
 }
 
+/// An error class's name, in CapWords: `TOMLDecodeError`, not `self.assertCleanError`.
+pub(crate) fn is_class_name(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_uppercase()) && is_error_class(name)
+}
+
+impl Python {
+    /// A string literal. Read for a call of a raiser, an f-string's `{msg}` is the message the
+    /// call passes (`f"{msg} (at {coord(src, pos)})"`).
+    fn string(&self, node: Node<'_>, cx: &Cx<'_>, depth: u8) -> Template {
+        if cx.call.is_none() {
+            return string_template(node, cx, |_| None);
+        }
+        string_template(node, cx, |part| {
+            let mut c = part.walk();
+            let inner: Vec<Node<'_>> = part.named_children(&mut c).collect();
+            match inner[..] {
+                [e] if e.kind() == "identifier" => self.message(e, cx, depth),
+                _ => None,
+            }
+        })
+    }
+}
+
 /// A string literal: its text with escapes resolved (unless raw), and for an f-string each
-/// interpolation a placeholder as written.
-fn string_template(node: Node<'_>, cx: &Cx<'_>) -> Template {
+/// interpolation a placeholder as written, or what `splice` makes of it.
+fn string_template(
+    node: Node<'_>,
+    cx: &Cx<'_>,
+    splice: impl Fn(Node<'_>) -> Option<Template>,
+) -> Template {
     let mut t = Template::default();
     let mut raw = false;
     let mut fstring = false;
@@ -299,7 +341,10 @@ fn string_template(node: Node<'_>, cx: &Cx<'_>) -> Template {
                 t.push_literal(&text);
             }
             "escape_sequence" if !raw => t.push_literal(&unescape(cx.text(part))),
-            "interpolation" => t.push_placeholder(compact(part, cx.src)),
+            "interpolation" => match splice(part) {
+                Some(inner) => t.append(inner),
+                None => t.push_placeholder(compact(part, cx.src)),
+            },
             _ => {}
         }
     }

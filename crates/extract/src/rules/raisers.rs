@@ -12,7 +12,7 @@
 //! raisers and calls of the same file are read.
 
 use std::cell::Cell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
 
@@ -97,6 +97,7 @@ impl<'t> Collector<'t, '_> {
         let reread = std::mem::take(&mut self.reread);
         let mut raisers: Vec<Raiser<'t>> = Vec::new();
         let mut index: HashMap<usize, usize> = HashMap::new();
+        self.factories(&reread, cx, &mut raisers, &mut index);
         for node in reread {
             let path = path_to(self.root, node);
             let Some(at) = (0..path.len() - 1)
@@ -145,6 +146,71 @@ impl<'t> Collector<'t, '_> {
                 break;
             }
         }
+    }
+
+    /// Factories raised by name: `raise suffixed_err(src, pos, "Invalid value")`, where the
+    /// function returns `TOMLDecodeError(f"{msg} (at …)")`. The raise says nothing of its own;
+    /// the factory is a raiser whose raises are the error classes it returns.
+    fn factories(
+        &self,
+        reread: &[Node<'t>],
+        cx: &Cx<'_>,
+        raisers: &mut Vec<Raiser<'t>>,
+        index: &mut HashMap<usize, usize>,
+    ) {
+        let mut seen = HashSet::new();
+        for node in reread {
+            if node.kind() != "raise_statement" {
+                continue;
+            }
+            let Some(func) = node
+                .named_child(0)
+                .filter(|c| c.kind() == "call")
+                .and_then(|c| c.child_by_field_name("function"))
+                .filter(|f| f.kind() == "identifier")
+            else {
+                continue;
+            };
+            let name = cx.text(func);
+            if !seen.insert(name) {
+                continue;
+            }
+            let Some(f) = self.definition(name, cx) else {
+                continue;
+            };
+            let mut returns = Vec::new();
+            crate::facts::preorder(f, |n| {
+                if n.kind() == "return_statement" {
+                    let built = n.named_child(0).filter(|c| c.kind() == "call");
+                    let class = built
+                        .and_then(|c| c.child_by_field_name("function"))
+                        .map(|g| last_segment(cx.text(g)));
+                    if let (Some(c), Some(class)) = (built, class) {
+                        if super::python::is_class_name(class) {
+                            returns.push(c);
+                        }
+                    }
+                }
+                returns.len() < MAX_RAISES
+            });
+            if returns.is_empty() {
+                continue;
+            }
+            let i = self.raiser_of(f, raisers, index);
+            raisers[i]
+                .raises
+                .extend(returns.into_iter().map(Raise::Site));
+        }
+    }
+
+    /// The function of the file defined as `def name(`.
+    fn definition(&self, name: &str, cx: &Cx<'_>) -> Option<Node<'t>> {
+        let at = memchr::memmem::find(cx.src.as_bytes(), format!("def {name}(").as_bytes())? + 4;
+        let f = self
+            .root
+            .descendant_for_byte_range(at, at + name.len())?
+            .parent()?;
+        (f.kind() == "function_definition").then_some(f)
     }
 
     /// The index of the raiser of function `f` in `raisers`, added if it is not there.
