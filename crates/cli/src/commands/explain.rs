@@ -1,7 +1,7 @@
 //! `errata explain [TEXT | -]`: the records that produced an error message, a log line or a
 //! stack trace, best first.
 
-use std::io::Read;
+use std::io::{Read, Write};
 
 use anyhow::{Context, Result};
 use errata_api::lookup::{self, Match};
@@ -35,15 +35,16 @@ pub(crate) fn run(g: &Global, args: ExplainArgs) -> Result<()> {
         return Err(super::lookup::empty(store.path()));
     }
     let matched = answer.matched();
+    let mut out = std::io::stdout().lock();
     if g.json {
-        println!("{}", serde_json::to_string(&answer)?);
+        writeln!(out, "{}", serde_json::to_string(&answer)?)?;
     } else if matched {
-        print_best(&answer.matches[0])?;
+        print_best(&mut out, &answer.matches[0])?;
         if answer.matches.len() > 1 {
-            println!();
-            println!("Also matching:");
+            writeln!(out)?;
+            writeln!(out, "Also matching:")?;
             for m in &answer.matches[1..] {
-                print_line(m)?;
+                print_line(&mut out, m)?;
             }
         }
     }
@@ -86,31 +87,32 @@ fn read_text(arg: Option<String>) -> Result<String> {
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
-fn print_best(m: &Match) -> Result<()> {
+fn print_best(out: &mut impl Write, m: &Match) -> Result<()> {
     let (h, r) = (m, &m.record()?);
     let how = if h.exact {
         "exact match"
     } else {
         "partial match"
     };
-    println!("{how}, score {:.2}", h.score);
+    writeln!(out, "{how}, score {:.2}", h.score)?;
     if !h.captures.is_empty() {
-        println!("values:");
+        writeln!(out, "values:")?;
         for c in &h.captures {
-            println!("  {} = {:?}", c.name, c.value);
+            writeln!(out, "  {} = {:?}", c.name, c.value)?;
         }
     }
-    println!();
-    super::show::print_record(r);
+    writeln!(out)?;
+    super::show::print_record(out, r)?;
     Ok(())
 }
 
-fn print_line(m: &Match) -> Result<()> {
+fn print_line(out: &mut impl Write, m: &Match) -> Result<()> {
     let (h, r) = (m, &m.record()?);
     let how = if h.exact { "exact" } else { "partial" };
-    println!(
+    writeln!(
+        out,
         "  {:.2} {how:<7} {}  {}:{}  {:?}",
         h.score, r.id, r.file_path, r.line_number, r.error_message
-    );
+    )?;
     Ok(())
 }

@@ -1,5 +1,7 @@
 //! `errata show ID|SLUG`: one record, in full.
 
+use std::io::{self, Write};
+
 use anyhow::Result;
 use errata_model::Record;
 
@@ -25,27 +27,28 @@ pub(crate) fn run(g: &Global, args: ShowArgs) -> Result<()> {
         ))
         .into());
     }
+    let mut out = io::stdout().lock();
     for (i, r) in records.iter().enumerate() {
         let explained = store.explained_one(&r.id)?;
         if args.facts {
             let facts = explained.as_ref().map(|e| e.facts.as_str()).unwrap_or("{}");
             let v: serde_json::Value = serde_json::from_str(facts)?;
             if g.json {
-                println!("{v}");
+                writeln!(out, "{v}")?;
             } else {
-                println!("{}", serde_json::to_string_pretty(&v)?);
+                writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
             }
             continue;
         }
         if g.json {
-            println!("{}", serde_json::to_string(r)?);
+            writeln!(out, "{}", serde_json::to_string(r)?)?;
         } else {
             if i > 0 {
-                println!();
+                writeln!(out)?;
             }
-            print_record(r);
+            print_record(&mut out, r)?;
             let sources = explained.and_then(|e| e.sources);
-            println!("{}", written_by(sources.as_deref()));
+            writeln!(out, "{}", written_by(sources.as_deref()))?;
         }
     }
     Ok(())
@@ -71,10 +74,10 @@ fn written_by(sources: Option<&str>) -> String {
     )
 }
 
-pub(crate) fn print_record(r: &Record) {
-    println!("{}  {}", r.id, r.slug);
-    println!("message:  {}", r.error_message);
-    println!("pattern:  {}", r.message_pattern);
+pub(crate) fn print_record(out: &mut impl Write, r: &Record) -> io::Result<()> {
+    writeln!(out, "{}  {}", r.id, r.slug)?;
+    writeln!(out, "message:  {}", r.error_message)?;
+    writeln!(out, "pattern:  {}", r.message_pattern)?;
     let mut kind = format!("{} ({})", r.error_type.as_str(), r.severity.as_str());
     if let Some(c) = &r.error_class {
         kind.push_str(&format!("  class {c}"));
@@ -85,33 +88,38 @@ pub(crate) fn print_record(r: &Record) {
     if let Some(s) = r.http_status {
         kind.push_str(&format!("  HTTP {s}"));
     }
-    println!("kind:     {kind}");
-    println!("where:    {} {}:{}", r.repo, r.file_path, r.line_number);
+    writeln!(out, "kind:     {kind}")?;
+    writeln!(
+        out,
+        "where:    {} {}:{}",
+        r.repo, r.file_path, r.line_number
+    )?;
     if let Some(u) = &r.github_url {
-        println!("link:     {u}");
+        writeln!(out, "link:     {u}")?;
     }
-    println!();
+    writeln!(out)?;
     let width = r.source_code_end.to_string().len();
     for (i, line) in r.source_code.split('\n').enumerate() {
         let n = r.source_code_start + i as u32;
         let mark = if n == r.line_number { '>' } else { ' ' };
-        println!("{mark}{n:>width$} | {line}");
+        writeln!(out, "{mark}{n:>width$} | {line}")?;
     }
-    println!();
-    println!("{}", r.documentation);
-    println!();
-    println!("When: {}", r.trigger_scenarios);
-    println!("Solutions:");
+    writeln!(out)?;
+    writeln!(out, "{}", r.documentation)?;
+    writeln!(out)?;
+    writeln!(out, "When: {}", r.trigger_scenarios)?;
+    writeln!(out, "Solutions:")?;
     for s in &r.solutions {
-        println!("  - {s}");
+        writeln!(out, "  - {s}")?;
     }
-    println!("Recognise it:\n{}", indent(&r.type_guard));
-    println!(
+    writeln!(out, "Recognise it:\n{}", indent(&r.type_guard))?;
+    writeln!(
+        out,
         "Handle it ({}):\n{}",
         r.handling_strategy.as_str(),
         indent(&r.try_catch_pattern)
-    );
-    println!("tags: {}", r.tags.join(", "));
+    )?;
+    writeln!(out, "tags: {}", r.tags.join(", "))
 }
 
 fn indent(s: &str) -> String {

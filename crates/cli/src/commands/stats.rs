@@ -1,5 +1,7 @@
 //! `errata stats`: counts of the stored records.
 
+use std::io::Write;
+
 use anyhow::Result;
 
 use crate::{db, Global};
@@ -7,19 +9,20 @@ use crate::{db, Global};
 pub(crate) fn run(g: &Global) -> Result<()> {
     let store = db::for_reading(g)?;
     let s = store.stats()?;
+    let mut out = std::io::stdout().lock();
     if g.json {
-        println!("{}", s.to_json());
+        writeln!(out, "{}", s.to_json())?;
         return Ok(());
     }
-    println!("{} records from {} files", s.records, s.files);
+    writeln!(out, "{} records from {} files", s.records, s.files)?;
     for (title, rows) in [
         ("repository", &s.repos),
         ("language", &s.by_lang),
         ("type", &s.by_type),
     ] {
-        println!("\nby {title}:");
+        writeln!(out, "\nby {title}:")?;
         for (k, n) in rows {
-            println!("  {n:>8}  {k}");
+            writeln!(out, "  {n:>8}  {k}")?;
         }
     }
     Ok(())

@@ -341,6 +341,24 @@ fn scan_reports_a_live_log_before_it_ends() {
 }
 
 #[test]
+fn output_cut_short_by_a_closed_pipe_is_no_error() {
+    // `errata show … | head -1`: the reader goes away after the first line.
+    let s = twin_tree();
+    let text = "pool: lease 42 was already released";
+    let (_, v) = explain_json(&s, text);
+    let id = v["matches"][0]["record"]["id"].as_str().unwrap().to_owned();
+    for args in [&["explain", text][..], &["show", &id][..], &["stats"][..]] {
+        let mut child = spawn_piped(&s, args);
+        drop(child.stdin.take());
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(out.status.success(), "{args:?}: {:?} {stderr}", out.status);
+    }
+}
+
+#[test]
 fn scan_survives_bad_input() {
     let s = twin_tree();
     // Empty input, binary data, invalid UTF-8 and a 10 MB line, then a real match.
@@ -618,6 +636,20 @@ fn real_python_errors_are_explained_by_the_code_that_made_them() {
     let choice = choice.lines().last().unwrap_or_default().to_owned();
     let (class, _) = explained_from(&c.scratch, &choice, "argparse.py");
     assert_eq!(class, "ArgumentError", "{choice}");
+
+    // tomllib raises what a factory returns: `raise suffixed_err(src, pos, "Invalid value")`.
+    let toml = output_of(
+        std::process::Command::new("python3").args(["-c", "import tomllib; tomllib.loads('a = ')"]),
+    )
+    .unwrap();
+    let toml = toml.lines().last().unwrap_or_default().to_owned();
+    assert!(toml.contains("Invalid value"), "{toml}");
+    let (class, _) = explained_from(&c.scratch, &toml, "tomllib/_parser.py");
+    assert_eq!(class, "TOMLDecodeError", "{toml}");
+    // One word of a template, found inside a longer message, says nothing: locale's error
+    // comes from C, and no `Error` raised in a test may claim it.
+    let (code, v) = explain_json(&c.scratch, "locale.Error: unsupported locale setting");
+    assert!(code == 1 || v["matches"][0]["approximate"] == true, "{v:#}");
 }
 
 /// Errors that Go's standard library really returns are matched to the type that words them:
