@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use errata_lang::Lang;
+pub use errata_model::is_test_path;
 use errata_model::Record;
 use ignore::{WalkBuilder, WalkState};
 use sha2::{Digest, Sha256};
@@ -469,42 +470,6 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Whether a repository-relative path is a test file or lives in a test folder.
-pub fn is_test_path(rel: &str) -> bool {
-    let mut parts = rel.split('/').peekable();
-    while let Some(part) = parts.next() {
-        let is_file = parts.peek().is_none();
-        if !is_file {
-            let d = part.to_ascii_lowercase();
-            if matches!(
-                d.as_str(),
-                "test"
-                    | "tests"
-                    | "__tests__"
-                    | "testdata"
-                    | "testing"
-                    | "__mocks__"
-                    | "spec"
-                    | "e2e"
-            ) || d.ends_with("_test")
-                || d.ends_with("_tests")
-            {
-                return true;
-            }
-            continue;
-        }
-        let stem = part.split('.').next().unwrap_or(part);
-        return part.ends_with("_test.go")
-            || (part.ends_with(".py")
-                && (stem.starts_with("test_") || stem.ends_with("_test") || stem == "conftest"))
-            || part.contains(".test.")
-            || part.contains(".spec.")
-            || (part.ends_with(".java")
-                && (stem.ends_with("Test") || stem.ends_with("Tests") || stem.ends_with("IT")));
-    }
-    false
-}
-
 /// A header that says the file was written by a program.
 fn is_generated(src: &str) -> bool {
     let mut end = src.len().min(1024);
@@ -537,18 +502,6 @@ fn is_minified(rel: &str, src: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn test_paths() {
-        assert!(is_test_path("pkg/foo_test.go"));
-        assert!(is_test_path("Lib/test/test_os.py"));
-        assert!(is_test_path("src/a.spec.ts"));
-        assert!(is_test_path("idlelib/idle_test/x.py"));
-        assert!(is_test_path("src/test/java/FooTest.java"));
-        assert!(!is_test_path("src/contest.py"));
-        assert!(!is_test_path("lib/testament.js"));
-        assert!(!is_test_path("unittest/case.py"));
-    }
 
     #[test]
     fn minified_and_generated() {

@@ -40,6 +40,9 @@ pub struct Hit {
     pub frame_evidence: u32,
     /// The class or code in front of the message is this record's.
     pub class_matches: bool,
+    /// The record is in test code, which a runtime error is less likely to come from than the
+    /// code under test when both word it alike.
+    in_tests: bool,
     literal_len: usize,
     /// Where the captures are until they are written out: the template, which of the line's
     /// texts it matched and the range each hole took.
@@ -270,6 +273,7 @@ impl Matcher {
                     captures: Vec::new(),
                     frame_evidence: 0,
                     class_matches: false,
+                    in_tests: false,
                     literal_len: 0,
                     found: None,
                 });
@@ -325,6 +329,7 @@ impl Matcher {
                 captures: Vec::new(),
                 frame_evidence,
                 class_matches: class_matches(entry, line),
+                in_tests: errata_model::is_test_path(&entry.file_path),
                 literal_len: template.literal_len,
                 found: Some((t as u32, text as u32, found.holes.clone())),
             });
@@ -364,6 +369,7 @@ fn rank(hits: &mut [Hit]) {
             .then(b.exact.cmp(&a.exact))
             .then(b.frame_evidence.cmp(&a.frame_evidence))
             .then(b.class_matches.cmp(&a.class_matches))
+            .then(a.in_tests.cmp(&b.in_tests))
             .then(a.entry.cmp(&b.entry))
     });
 }
@@ -607,6 +613,27 @@ mod tests {
             function: None,
         }];
         assert_eq!(ids(&m, "RuntimeError: bad index 4", &frames), ["index"]);
+    }
+
+    #[test]
+    fn the_code_under_test_wins_over_its_tests_when_both_word_an_error_alike() {
+        let m = matcher(vec![
+            entry(
+                "test",
+                "unexpected end of input",
+                "unexpected end of input",
+                "json/decode_test.go",
+                9,
+            ),
+            entry(
+                "code",
+                "unexpected end of input",
+                "unexpected end of input",
+                "json/scanner.go",
+                3,
+            ),
+        ]);
+        assert_eq!(ids(&m, "unexpected end of input", &[]), ["code", "test"]);
     }
 
     #[test]

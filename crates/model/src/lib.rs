@@ -18,10 +18,12 @@
 //! assert_eq!(errata_model::slug("Invalid user {name}."), "invalid-user-name");
 //! ```
 
+mod paths;
 mod record;
 mod status;
 mod template;
 
+pub use paths::is_test_path;
 pub use record::{
     record_id, slug, BackgroundTag, ErrorType, ExportLine, HandlingStrategy, MatchEntry, Record,
     Ref, RefKind, Severity, EXPLANATION_FIELDS, SCHEMA_VERSION,
