@@ -60,6 +60,7 @@ impl Links {
             names.extend(handled_name(h.class.as_deref()));
             names.extend(h.class.iter().cloned());
         }
+        names.retain(|n| is_distinct_name(n));
         let index = store.ref_index(repo, &names, MAX_LINKS + 1, &family)?;
         Ok(Links { held, names, index })
     }
@@ -89,7 +90,8 @@ impl Links {
             // is handled.
             let sentinel = lang == Lang::Go && h.function.is_none();
             if let Some(f) = h.function.clone().filter(|f| {
-                parsed.definitions(f, fam) <= MAX_DEFINITIONS
+                is_distinct_name(f)
+                    && parsed.definitions(f, fam) <= MAX_DEFINITIONS
                     && parsed.files(RefKind::Call, f, fam) <= MAX_CALLER_FILES
             }) {
                 functions.push((lang, f));
@@ -98,9 +100,10 @@ impl Links {
             // any other Go record is a type (`NumError` of its `Error()` method), which no
             // handler names.
             let handled = handled_name(h.class.as_deref()).filter(|c| {
-                sentinel
-                    || (lang != Lang::Go
-                        && parsed.files(RefKind::Handler, c, fam) <= MAX_HANDLER_FILES)
+                is_distinct_name(c)
+                    && (sentinel
+                        || (lang != Lang::Go
+                            && parsed.files(RefKind::Handler, c, fam) <= MAX_HANDLER_FILES))
             });
             if let Some(name) = handled {
                 let word = name.rsplit("::").next().unwrap_or(&name).to_owned();
@@ -109,6 +112,15 @@ impl Links {
         }
         WantedNames::new(functions, words)
     }
+}
+
+/// Whether uses of `name`, a function or a class, can be told from other uses of the word: not
+/// a one- or two-letter name (`x`, `f3`, a test's local helper) nor `cls`/`self`/`this`, the
+/// class or object a method is bound to (`raise cls(msg)`). A file that mentions such a name
+/// is no more likely to call or catch what the record holds than any other, and was parsed for
+/// nothing.
+fn is_distinct_name(name: &str) -> bool {
+    name.len() > 2 && !matches!(name, "cls" | "self" | "this")
 }
 
 /// Links the records of `repo` to their callers and handlers.
@@ -288,7 +300,18 @@ fn handled_name(class: Option<&str>) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::handled_name;
+    use super::{handled_name, is_distinct_name};
+
+    #[test]
+    fn short_and_bound_names_link_nothing() {
+        // npm's `ls()` command is not what `fs.rm(…)`'s and `liborg.ls(…)`'s callers call.
+        for name in ["x", "p", "ls", "rm", "do", "cls", "self"] {
+            assert!(!is_distinct_name(name), "{name}");
+        }
+        for name in ["load", "Atoi", "QuotaError", "ErrorKind::NotFound"] {
+            assert!(is_distinct_name(name), "{name}");
+        }
+    }
 
     #[test]
     fn handler_names() {
