@@ -52,6 +52,12 @@ re!(
     LOGGER,
     r"^[A-Za-z_$][\w$-]*(?:[.:/][A-Za-z_$][\w$-]*)*(?:\s+-\s+|:\s+|\s+\|\s+)"
 );
+// A command-line tool's name before the level of its own log lines: `npm error …`,
+// `npm ERR! …`, `npm warn …`.
+re!(
+    TOOL_LEVEL,
+    r"^[a-z][a-z0-9_.-]{1,20} (?:ERR!|error|warn|WARN|notice|verbose|silly|http|timing)(?::\s*|\s+)"
+);
 re!(KEY_VALUE, r#"^[\w.@-]+=(?:"(?:[^"\\]|\\.)*"|\S*)\s*"#);
 re!(
     CLASS,
@@ -127,6 +133,9 @@ fn peel(s: &str) -> Option<&str> {
         if token.len() > 1 || m.as_str().contains([':', ']', ')', '>']) {
             return Some(&s[m.end()..]);
         }
+    }
+    if let Some(m) = TOOL_LEVEL.find(s) {
+        return Some(&s[m.end()..]);
     }
     if let Some(m) = KEY_VALUE.find(s) {
         return Some(&s[m.end()..]);
@@ -268,6 +277,8 @@ mod tests {
                 "Invalid user \"bob\"",
             ),
             ("error: Invalid user bob", "Invalid user bob"),
+            ("npm error Invalid user bob", "Invalid user bob"),
+            ("npm ERR! Invalid user bob", "Invalid user bob"),
             ("Invalid user bob", "Invalid user bob"),
         ];
         for (line, want) in cases {

@@ -79,6 +79,9 @@ struct Template {
     /// message it says nothing, so it matches only a whole message or where the stack frames
     /// point at its record.
     one_word: bool,
+    /// The first line of a record's message of several lines ([`Shape::first_line`]): never an
+    /// exact match, and its last hole, the lines not seen, is no value.
+    head: bool,
     /// Entries with this pattern.
     entries: Vec<u32>,
     /// The source form of each placeholder, read from the first entry's message when a match
@@ -97,6 +100,19 @@ pub struct Matcher {
     unkeyed: Vec<u32>,
 }
 
+impl Template {
+    fn new(shape: Shape, entry: u32, head: bool) -> Template {
+        Template {
+            literal_len: shape.literal_len(),
+            one_word: shape.words() <= 1,
+            head,
+            shape,
+            entries: vec![entry],
+            names: OnceLock::new(),
+        }
+    }
+}
+
 impl Matcher {
     /// Builds the matcher. Entries whose pattern cannot be used are counted in the report and
     /// left out.
@@ -106,6 +122,7 @@ impl Matcher {
             ..LoadReport::default()
         };
         let mut templates: Vec<Template> = Vec::new();
+        let mut heads: Vec<Template> = Vec::new();
         let mut by_pattern: foldhash::HashMap<&str, u32> = foldhash::HashMap::default();
         for (i, e) in entries.iter().enumerate() {
             if let Some(&t) = by_pattern.get(e.pattern.as_str()) {
@@ -118,19 +135,28 @@ impl Matcher {
                         report.regex += 1;
                     }
                     by_pattern.insert(&e.pattern, templates.len() as u32);
-                    templates.push(Template {
-                        literal_len: shape.literal_len(),
-                        one_word: shape.words() <= 1,
-                        shape,
-                        entries: vec![i as u32],
-                        names: OnceLock::new(),
-                    });
+                    let head = shape.first_line();
+                    templates.push(Template::new(shape, i as u32, false));
+                    if let Some(head) = head {
+                        heads.push(Template::new(head, i as u32, true));
+                    }
                 }
                 Err(Refused::TooVague) => report.vague += 1,
                 Err(r) => report.refused.push((e.id.clone(), r.to_string())),
             }
         }
+        // A head shares its entries with its template: a record is added to both.
+        let mut head_of: foldhash::HashMap<u32, usize> = foldhash::HashMap::default();
+        for (h, head) in heads.iter().enumerate() {
+            head_of.insert(head.entries[0], h);
+        }
+        for t in &templates {
+            if let Some(&h) = head_of.get(&t.entries[0]) {
+                heads[h].entries = t.entries.clone();
+            }
+        }
         report.templates = templates.len();
+        templates.extend(heads);
         let mut keys: Vec<&str> = Vec::new();
         let mut key_ids: foldhash::HashMap<&str, u32> = foldhash::HashMap::default();
         let mut by_key: Vec<Vec<u32>> = Vec::new();
@@ -208,6 +234,11 @@ impl Matcher {
             self.verify(t as usize, &line, query.frames, &mut hits);
         }
         rank(&mut hits);
+        // A record whose message has several lines matches by its head too: keep the better.
+        if hits.len() > 1 {
+            let mut seen = foldhash::HashSet::default();
+            hits.retain(|h| seen.insert(h.entry));
+        }
         hits.truncate(limit);
         for h in &mut hits {
             if captures {
@@ -307,7 +338,10 @@ impl Matcher {
                 }
             }
         }
-        let Some((text, found)) = best else { return };
+        let Some((text, mut found)) = best else {
+            return;
+        };
+        found.exact &= !template.head;
         let weak = template.one_word && !found.exact;
         // Measured against the same text for every template, so that the score orders matches
         // as their literal text does, whichever text each was found in.
@@ -339,10 +373,13 @@ impl Matcher {
     /// Names and values of the placeholders of a hit that is kept (naming them costs more than
     /// matching, so it is done once a template, and not for the hits ranked out).
     fn write_captures(&self, hit: &mut Hit, line: &Line) {
-        let Some((t, text, holes)) = hit.found.take() else {
+        let Some((t, text, mut holes)) = hit.found.take() else {
             return;
         };
         let template = &self.templates[t as usize];
+        if template.head {
+            holes.pop();
+        }
         let text = &line.texts[text as usize];
         let names = template.names.get_or_init(|| {
             let first = &self.entries[template.entries[0] as usize];
@@ -634,6 +671,44 @@ mod tests {
             ),
         ]);
         assert_eq!(ids(&m, "unexpected end of input", &[]), ["code", "test"]);
+    }
+
+    #[test]
+    fn the_first_line_of_a_message_of_several_lines_finds_its_record() {
+        let m = matcher(vec![entry(
+            "script",
+            "Missing script: \"${event}\"${suggestions}\n\nTo see a list of scripts, run:\n  npm run",
+            "Missing script: \"(.*?)\"(.*?)\n\nTo see a list of scripts, run:\n  npm run",
+            "lib/commands/run.js",
+            116,
+        )]);
+        let hits = m.find(
+            Query {
+                text: "npm error Missing script: \"build\"",
+                frames: &[],
+            },
+            5,
+        );
+        assert_eq!(hits.len(), 1, "{hits:?}");
+        assert!(!hits[0].exact);
+        assert_eq!(
+            hits[0].captures,
+            [Capture {
+                name: "${event}".into(),
+                value: "build".into()
+            }]
+        );
+        // The whole message is an exact match of the whole template.
+        let whole = "Missing script: \"build\"\n\nTo see a list of scripts, run:\n  npm run";
+        let hits = m.find(
+            Query {
+                text: whole,
+                frames: &[],
+            },
+            5,
+        );
+        assert!(hits[0].exact, "{hits:?}");
+        assert_eq!(hits.len(), 1, "the head is the same record: {hits:?}");
     }
 
     #[test]

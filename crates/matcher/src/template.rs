@@ -108,6 +108,27 @@ impl Shape {
         }
     }
 
+    /// The first line of a message of several lines, as a shape of its own whose trailing hole
+    /// stands for the rest: a log writes each line apart, and a user pastes the first. None for
+    /// a message of one line, or a first line that says too little to match on its own.
+    pub fn first_line(&self) -> Option<Shape> {
+        let Shape::Fragments { literals, lead, .. } = self else {
+            return None;
+        };
+        let cut = literals.iter().position(|l| l.contains('\n'))?;
+        let mut head: Vec<Box<str>> = literals[..cut].to_vec();
+        let before = literals[cut].split('\n').next().unwrap_or("");
+        if !before.is_empty() {
+            head.push(before.into());
+        }
+        let shape = Shape::Fragments {
+            literals: head,
+            lead: *lead,
+            trail: true,
+        };
+        (shape.literal_alnum() >= MIN_LITERAL_ALNUM && shape.words() >= 2).then_some(shape)
+    }
+
     /// Words (runs of letters, digits and underscores) in the literal text.
     pub fn words(&self) -> usize {
         let count = |s: &str| {

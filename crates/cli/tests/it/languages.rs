@@ -37,7 +37,8 @@ fn expectations(src: &str) -> Vec<Site> {
             code: None,
             status: None,
             severity: None,
-            message: message.to_owned(),
+            // A message of several lines is written with `\n`.
+            message: message.replace("\\n", "\n"),
         };
         for w in words {
             let (k, v) = w.split_once('=').expect("key=value");

@@ -6,8 +6,8 @@ use tree_sitter::Node;
 
 use super::{
     assignment_value, concatenation, declarator_value, enclosing, extended_class, first_named,
-    http_status, is_error_class, is_logger, last_segment, log_severity, named_children, Cx, Found,
-    Rules, Splice, LOCAL_REACH,
+    http_status, is_error_class, is_logger, last_segment, log_severity, named_children,
+    placeholder, Cx, Found, Rules, Splice, LOCAL_REACH,
 };
 use crate::text::{compact, strip_quotes, unescape};
 
@@ -301,8 +301,46 @@ impl Js {
                 let value = self.local_value(node, cx.text(node), cx)?;
                 self.message(value, cx, depth + 1)
             }
+            "call_expression" => self.joined(node, cx, depth),
             _ => None,
         }
+    }
+
+    /// `[`Missing script: "${event}"`, '', 'To see a list of scripts, run:'].join('\n')`: the
+    /// lines of a message given as an array and joined. The first must be a message; another
+    /// that is not becomes a placeholder.
+    fn joined(&self, call: Node<'_>, cx: &Cx<'_>, depth: u8) -> Option<Template> {
+        let func = call.child_by_field_name("function")?;
+        if func.kind() != "member_expression"
+            || cx.text(func.child_by_field_name("property")?) != "join"
+        {
+            return None;
+        }
+        let array = unwrap(func.child_by_field_name("object")?);
+        if array.kind() != "array" {
+            return None;
+        }
+        let separator = match named_children(call.child_by_field_name("arguments")?)[..] {
+            [] => ",".to_owned(),
+            [sep] => {
+                let t = self.literal_template(sep, cx)?;
+                if t.has_placeholders() {
+                    return None;
+                }
+                t.message()
+            }
+            _ => return None,
+        };
+        let items = named_children(array);
+        let mut t = self.message(*items.first()?, cx, depth)?;
+        for item in &items[1..] {
+            t.push_literal(&separator);
+            t.append(
+                self.message(*item, cx, depth)
+                    .unwrap_or_else(|| placeholder(*item, cx, Splice::Dollar)),
+            );
+        }
+        Some(t)
     }
 
     /// `super(msg)` in the constructor of an error class (`class ConfigError extends Error`):
