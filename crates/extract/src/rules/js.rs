@@ -27,7 +27,12 @@ struct ErrorValue<'t> {
 
 impl Rules for Js {
     fn site_kinds(&self) -> &'static [&'static str] {
-        &["throw_statement", "call_expression", "new_expression"]
+        &[
+            "throw_statement",
+            "call_expression",
+            "new_expression",
+            "assignment_expression",
+        ]
     }
 
     fn site<'t>(&self, node: Node<'t>, cx: &Cx<'_>) -> Option<Found<'t>> {
@@ -53,6 +58,23 @@ impl Rules for Js {
                 Some(self.found(node, v, ErrorType::Exception))
             }
             "call_expression" => self.call_site(node, cx),
+            // `this.message = 'OTP required for authentication'` in the constructor of an error
+            // class: the message every error of the class carries, as with `super(msg)`.
+            "assignment_expression" => {
+                let left = node.child_by_field_name("left")?;
+                if cx.text(left) != "this.message" {
+                    return None;
+                }
+                let class = enclosing_error_class(node, cx)?;
+                let message = self.message(node.child_by_field_name("right")?, cx, 0)?;
+                let code = constructor_code(node, cx)
+                    .or_else(|| code_set_before(node.parent()?, "this", cx));
+                Some(
+                    Found::new(node, message, ErrorType::Exception)
+                        .class(Some(class))
+                        .code(code),
+                )
+            }
             "new_expression" => {
                 // An error built and handed on rather than thrown: `reject(new Error(..))`,
                 // `callback(new Error(..))`, `next(new HttpError(404, ..))`, `return new Error(..)`.
@@ -464,14 +486,46 @@ fn enclosing_error_class(node: Node<'_>, cx: &Cx<'_>) -> Option<String> {
         node,
         &["class_declaration", "class", "abstract_class_declaration"],
     )?;
+    let mut base = heritage_of(class, cx)?;
+    // A base class of the same file that extends an error class: `class HttpErrorAuthOTP
+    // extends HttpErrorBase`, `class HttpErrorBase extends Error`.
+    for _ in 0..MAX_FOLLOW {
+        if is_error_class(base) {
+            return Some(cx.text(class.child_by_field_name("name")?).to_owned());
+        }
+        base = heritage_of(class_named(class, base, cx)?, cx)?;
+    }
+    None
+}
+
+/// The class `class` extends.
+fn heritage_of<'a>(class: Node<'_>, cx: &Cx<'a>) -> Option<&'a str> {
     let mut c = class.walk();
     let heritage = class
         .named_children(&mut c)
         .find(|h| h.kind() == "class_heritage")?;
-    if !is_error_class(extended_class(cx.text(heritage))?) {
-        return None;
+    extended_class(cx.text(heritage))
+}
+
+/// The declaration of the class `name` among the top-level statements of the file `node` is in.
+fn class_named<'t>(node: Node<'t>, name: &str, cx: &Cx<'_>) -> Option<Node<'t>> {
+    let mut root = node;
+    while let Some(p) = root.parent() {
+        root = p;
     }
-    Some(cx.text(class.child_by_field_name("name")?).to_owned())
+    named_children(root).into_iter().find_map(|stmt| {
+        let class = match stmt.kind() {
+            "export_statement" => stmt.child_by_field_name("declaration")?,
+            _ => stmt,
+        };
+        (matches!(
+            class.kind(),
+            "class_declaration" | "abstract_class_declaration"
+        ) && class
+            .child_by_field_name("name")
+            .is_some_and(|n| cx.text(n) == name))
+        .then_some(class)
+    })
 }
 
 /// The code a constructor gives its error after `super(…)`: `this.code = 'ERR_INVALID_AUTH'`.

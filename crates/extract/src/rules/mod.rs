@@ -369,8 +369,9 @@ pub(crate) fn triggers(lang: Lang) -> (&'static [&'static str], &'static [&'stat
     // in comments and prose do not count); the rest are keywords and method names.
     const JS: &[&str] = &[
         "throw",
-        // `super(msg)` in an error class's constructor.
+        // `super(msg)` and `this.message = msg` in an error class's constructor.
         "super",
+        "this.message",
         "reject",
         "Error",
         "Exception",
