@@ -46,11 +46,16 @@ impl Rules for Js {
                         v
                     }
                     Some(v) => v,
-                    // `throw "message"` and `` throw `message ${x}` ``.
+                    // `throw "message"` and `` throw `message ${x}` ``; or an error whose
+                    // message was rewritten above: `err.message = `Could not read: ${err}``.
                     None => ErrorValue {
                         class: None,
-                        template: self.literal_template(expr, cx)?,
-                        code: None,
+                        template: self
+                            .literal_template(expr, cx)
+                            .or_else(|| self.message_set_before(node, expr, cx))?,
+                        code: (expr.kind() == "identifier")
+                            .then(|| code_set_before(node, cx.text(expr), cx))
+                            .flatten(),
                         status: None,
                         consumed: Vec::new(),
                     },
@@ -326,6 +331,19 @@ impl Js {
             "call_expression" => self.joined(node, cx, depth),
             _ => None,
         }
+    }
+
+    /// The message given to the error `expr` (a name) by `name.message = …` within the few
+    /// statements above `stmt`.
+    fn message_set_before(&self, stmt: Node<'_>, expr: Node<'_>, cx: &Cx<'_>) -> Option<Template> {
+        if expr.kind() != "identifier" {
+            return None;
+        }
+        let target = format!("{}.message", cx.text(expr));
+        std::iter::successors(stmt.prev_named_sibling(), |s| s.prev_named_sibling())
+            .take(LOCAL_REACH)
+            .find_map(|s| assignment_value(s, &target, cx, "assignment_expression"))
+            .and_then(|value| self.message(value, cx, 0))
     }
 
     /// `[`Missing script: "${event}"`, '', 'To see a list of scripts, run:'].join('\n')`: the
