@@ -1,5 +1,6 @@
 //! Parses every file of one language under a folder on one thread and prints the time: the
-//! floor under `errata index`, for profiling. `cargo run --release -p errata-extract --example
+//! floor under `errata index`, and the time of finding the sites and the references, for
+//! profiling. `cargo run --release -p errata-extract --example
 //! parse_only -- DIR EXT`.
 #![allow(clippy::print_stdout)]
 
@@ -11,6 +12,7 @@ fn main() {
     let started = std::time::Instant::now();
     let mut parse_time = std::time::Duration::ZERO;
     let mut find_time = std::time::Duration::ZERO;
+    let mut refs_time = std::time::Duration::ZERO;
     for entry in ignore::WalkBuilder::new(&dir)
         .standard_filters(false)
         .build()
@@ -31,6 +33,9 @@ fn main() {
         let found = errata_extract::find_sites(lang, &tree, &src, true);
         find_time += t.elapsed();
         sites += found.len();
+        let t = std::time::Instant::now();
+        drop(errata_extract::find_refs(lang, &tree, &src));
+        refs_time += t.elapsed();
         if std::env::var_os("CHECK").is_some() {
             let walked = errata_extract::find_sites_by_walk(lang, &tree, &src, true);
             if walked != found {
@@ -41,10 +46,11 @@ fn main() {
         bytes += src.len() as u64;
     }
     println!(
-        "{files} files, {:.1} MB, parse {:.2}s, find {:.2}s, total {:.2}s, {sites} sites",
+        "{files} files, {:.1} MB, parse {:.2}s, find {:.2}s, refs {:.2}s, total {:.2}s, {sites} sites",
         bytes as f64 / 1e6,
         parse_time.as_secs_f64(),
         find_time.as_secs_f64(),
+        refs_time.as_secs_f64(),
         started.elapsed().as_secs_f64()
     );
 }
