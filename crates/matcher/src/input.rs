@@ -39,24 +39,22 @@ const GLOG: &str = r"^[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d+\s+\d+ [\w.-]+:\d+\] ";
 re!(SYSLOG_HOST, r"^[\w.-]+ [\w./-]+(?:\[\d+\])?: ");
 const BRACKETED: &str = r"^\[[^\]\[]{1,100}\]:?\s*";
 const PID: &str = r"^\d{1,7}\s+(?:---\s+)?";
+// A command-line tool's name before the level of its own log lines: `npm error …`,
+// `npm ERR! …`, `npm warn …`.
+const TOOL_LEVEL: &str = r"^[a-z][a-z0-9_.-]{1,20} (?:ERR!|error|warn|WARN|notice|verbose|silly|http|timing)(?::\s*|\s+)";
 // What a line may start with before its message, in order of preference: a glog header, a
-// timestamp, Python logging's `LEVEL:logger:`, a bracketed token, a process id. One regex,
-// whose alternatives are tried in that order, costs a fifth of five.
+// timestamp, Python logging's `LEVEL:logger:`, a bracketed token, a process id, a tool's name
+// and level (`npm error`). One regex, whose alternatives are tried in that order, costs a fifth
+// of five.
 re!(
     PREFIX,
-    &[GLOG, TIMESTAMP, PY_LOGGING, BRACKETED, PID]
+    &[GLOG, TIMESTAMP, PY_LOGGING, BRACKETED, PID, TOOL_LEVEL]
         .map(|p| format!("(?:{p})"))
         .join("|")
 );
 re!(
     LOGGER,
     r"^[A-Za-z_$][\w$-]*(?:[.:/][A-Za-z_$][\w$-]*)*(?:\s+-\s+|:\s+|\s+\|\s+)"
-);
-// A command-line tool's name before the level of its own log lines: `npm error …`,
-// `npm ERR! …`, `npm warn …`.
-re!(
-    TOOL_LEVEL,
-    r"^[a-z][a-z0-9_.-]{1,20} (?:ERR!|error|warn|WARN|notice|verbose|silly|http|timing)(?::\s*|\s+)"
 );
 re!(KEY_VALUE, r#"^[\w.@-]+=(?:"(?:[^"\\]|\\.)*"|\S*)\s*"#);
 re!(
@@ -133,9 +131,6 @@ fn peel(s: &str) -> Option<&str> {
         if token.len() > 1 || m.as_str().contains([':', ']', ')', '>']) {
             return Some(&s[m.end()..]);
         }
-    }
-    if let Some(m) = TOOL_LEVEL.find(s) {
-        return Some(&s[m.end()..]);
     }
     if let Some(m) = KEY_VALUE.find(s) {
         return Some(&s[m.end()..]);

@@ -98,6 +98,8 @@ pub struct Matcher {
     by_key: Vec<Vec<u32>>,
     /// Templates without a literal key, tried on every text.
     unkeyed: Vec<u32>,
+    /// Whether each entry is in test code ([`errata_model::is_test_path`]), read once.
+    in_tests: Vec<bool>,
 }
 
 impl Template {
@@ -122,7 +124,6 @@ impl Matcher {
             ..LoadReport::default()
         };
         let mut templates: Vec<Template> = Vec::new();
-        let mut heads: Vec<Template> = Vec::new();
         let mut by_pattern: foldhash::HashMap<&str, u32> = foldhash::HashMap::default();
         for (i, e) in entries.iter().enumerate() {
             if let Some(&t) = by_pattern.get(e.pattern.as_str()) {
@@ -135,27 +136,22 @@ impl Matcher {
                         report.regex += 1;
                     }
                     by_pattern.insert(&e.pattern, templates.len() as u32);
-                    let head = shape.first_line();
                     templates.push(Template::new(shape, i as u32, false));
-                    if let Some(head) = head {
-                        heads.push(Template::new(head, i as u32, true));
-                    }
                 }
                 Err(Refused::TooVague) => report.vague += 1,
                 Err(r) => report.refused.push((e.id.clone(), r.to_string())),
             }
         }
-        // A head shares its entries with its template: a record is added to both.
-        let mut head_of: foldhash::HashMap<u32, usize> = foldhash::HashMap::default();
-        for (h, head) in heads.iter().enumerate() {
-            head_of.insert(head.entries[0], h);
-        }
-        for t in &templates {
-            if let Some(&h) = head_of.get(&t.entries[0]) {
-                heads[h].entries = t.entries.clone();
-            }
-        }
         report.templates = templates.len();
+        // The first line of each message of several lines, with the same records.
+        let heads: Vec<Template> = templates
+            .iter()
+            .filter_map(|t| {
+                let mut head = Template::new(t.shape.first_line()?, t.entries[0], true);
+                head.entries.clone_from(&t.entries);
+                Some(head)
+            })
+            .collect();
         templates.extend(heads);
         let mut keys: Vec<&str> = Vec::new();
         let mut key_ids: foldhash::HashMap<&str, u32> = foldhash::HashMap::default();
@@ -177,12 +173,17 @@ impl Matcher {
         let prefilter = Prefilter::new(keys.iter().map(|k| k.as_bytes().into()).collect());
         drop(key_ids);
         drop(by_pattern);
+        let in_tests = entries
+            .iter()
+            .map(|e| errata_model::is_test_path(&e.file_path))
+            .collect();
         let matcher = Matcher {
             entries,
             templates,
             prefilter,
             by_key,
             unkeyed,
+            in_tests,
         };
         (matcher, report)
     }
@@ -363,7 +364,7 @@ impl Matcher {
                 captures: Vec::new(),
                 frame_evidence,
                 class_matches: class_matches(entry, line),
-                in_tests: errata_model::is_test_path(&entry.file_path),
+                in_tests: self.in_tests[e as usize],
                 literal_len: template.literal_len,
                 found: Some((t as u32, text as u32, found.holes.clone())),
             });

@@ -131,19 +131,19 @@ impl Shape {
 
     /// Words (runs of letters, digits and underscores) in the literal text.
     pub fn words(&self) -> usize {
-        let count = |s: &str| {
+        self.count_in_literals(|s| {
             s.split(|c: char| !(c.is_alphanumeric() || c == '_'))
                 .filter(|w| !w.is_empty())
                 .count()
-        };
-        match self {
-            Shape::Fragments { literals, .. } => literals.iter().map(|l| count(l)).sum(),
-            Shape::Regex(re) => count(&regex_literal_text(re.as_str())),
-        }
+        })
     }
 
     fn literal_alnum(&self) -> usize {
-        let count = |s: &str| s.chars().filter(|c| c.is_alphanumeric()).count();
+        self.count_in_literals(|s| s.chars().filter(|c| c.is_alphanumeric()).count())
+    }
+
+    /// `count` summed over the literal texts.
+    fn count_in_literals(&self, count: impl Fn(&str) -> usize) -> usize {
         match self {
             Shape::Fragments { literals, .. } => literals.iter().map(|l| count(l)).sum(),
             Shape::Regex(re) => count(&regex_literal_text(re.as_str())),

@@ -340,8 +340,7 @@ impl Js {
             return None;
         }
         let target = format!("{}.message", cx.text(expr));
-        std::iter::successors(stmt.prev_named_sibling(), |s| s.prev_named_sibling())
-            .take(LOCAL_REACH)
+        statements_before(stmt)
             .find_map(|s| assignment_value(s, &target, cx, "assignment_expression"))
             .and_then(|value| self.message(value, cx, 0))
     }
@@ -559,8 +558,12 @@ fn constructor_code(call: Node<'_>, cx: &Cx<'_>) -> Option<String> {
 /// The code given to the error `name` by a statement `name.code = '…'` above `stmt`, within
 /// the few statements before it.
 fn code_set_before(stmt: Node<'_>, name: &str, cx: &Cx<'_>) -> Option<String> {
-    let before = std::iter::successors(stmt.prev_named_sibling(), |s| s.prev_named_sibling());
-    code_assigned(before.take(LOCAL_REACH), &format!("{name}.code"), cx)
+    code_assigned(statements_before(stmt), &format!("{name}.code"), cx)
+}
+
+/// The statements above `stmt`, nearest first, within [`LOCAL_REACH`].
+fn statements_before(stmt: Node<'_>) -> impl Iterator<Item = Node<'_>> {
+    std::iter::successors(stmt.prev_named_sibling(), |s| s.prev_named_sibling()).take(LOCAL_REACH)
 }
 
 /// The string the first of `statements` that assigns one to `target` gives it.

@@ -819,6 +819,11 @@ pub(crate) fn is_error_class(name: &str) -> bool {
     name.ends_with("Error") || name.ends_with("Exception")
 }
 
+/// An error class's name, in CapWords: `TOMLDecodeError`, not `self.assertCleanError`.
+pub(crate) fn is_class_name(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_uppercase()) && is_error_class(name)
+}
+
 /// Whether a name says it holds a message: `msg`, `message`, `reason`, `format`, `errorText`,
 /// `expected`, or a string's usual short name (`s` of `error(String s)`). A parameter so named
 /// makes its function a raiser (see [`raisers`]); a Go error type's field so named holds its

@@ -5,8 +5,9 @@ use errata_model::{ErrorType, Severity, Template};
 use tree_sitter::Node;
 
 use super::{
-    assignment_value, concatenation, enclosing, first_named, http_status, is_error_class,
-    is_logger, last_segment, log_severity, named_children, Cx, Found, Rules, Splice,
+    assignment_value, concatenation, enclosing, first_named, http_status, is_class_name,
+    is_error_class, is_logger, last_segment, log_severity, named_children, Cx, Found, Rules,
+    Splice,
 };
 use crate::text::{brace_template, compact, printf_template, unescape};
 
@@ -287,11 +288,6 @@ impl Python {
             _ => None,
         }
     }
-}
-
-/// An error class's name, in CapWords: `TOMLDecodeError`, not `self.assertCleanError`.
-pub(crate) fn is_class_name(name: &str) -> bool {
-    name.starts_with(|c: char| c.is_ascii_uppercase()) && is_error_class(name)
 }
 
 impl Python {

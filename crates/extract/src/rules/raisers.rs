@@ -17,7 +17,8 @@ use std::collections::{HashMap, HashSet};
 use tree_sitter::Node;
 
 use super::{
-    is_message_name, last_segment, named_children, path_to, whole_word, Collector, Cx, Rules,
+    is_class_name, is_message_name, last_segment, named_children, path_to, whole_word, Collector,
+    Cx, Rules,
 };
 
 /// The parameters of the raiser a call is read for, bound to the call's arguments.
@@ -186,7 +187,7 @@ impl<'t> Collector<'t, '_> {
                         .and_then(|c| c.child_by_field_name("function"))
                         .map(|g| last_segment(cx.text(g)));
                     if let (Some(c), Some(class)) = (built, class) {
-                        if super::python::is_class_name(class) {
+                        if is_class_name(class) {
                             returns.push(c);
                         }
                     }
