@@ -83,7 +83,7 @@ pub struct FileIndexed {
     pub path: String,
     pub lang: Lang,
     pub bytes: u64,
-    /// SHA-256 of the content, hex.
+    /// SHA-256 of the content and of the fingerprint of the rules that read it, hex.
     pub hash: String,
     /// The records of the file; `None` when its hash is the one already known (not parsed).
     pub records: Option<Vec<Record>>,
@@ -321,7 +321,12 @@ fn read_one(
             return skip(Skip::Minified, None);
         }
     }
-    let hash = hex(&Sha256::digest(&bytes));
+    // The content, and the code that reads it: a file indexed by another version of errata is
+    // read again.
+    let hash = hex(&Sha256::new()
+        .chain_update(env!("ERRATA_RULES_FINGERPRINT"))
+        .chain_update(&bytes)
+        .finalize());
     let size = bytes.len() as u64;
     if known.get(&rel) == Some(&hash) {
         return Event::File(FileIndexed {

@@ -646,6 +646,28 @@ fn real_python_errors_are_explained_by_the_code_that_made_them() {
     assert!(toml.contains("Invalid value"), "{toml}");
     let (class, _) = explained_from(&c.scratch, &toml, "tomllib/_parser.py");
     assert_eq!(class, "TOMLDecodeError", "{toml}");
+    // An exception class's `__str__` words what it prints: subprocess's CalledProcessError,
+    // urllib's HTTPError.
+    for (code, file, class, words) in [
+        (
+            "import subprocess; subprocess.run(['false'], check=True)",
+            "subprocess.py",
+            "CalledProcessError",
+            "returned non-zero exit status 1.",
+        ),
+        (
+            "import urllib.error as e; raise e.HTTPError('http://x', 404, 'Not Found', {}, None)",
+            "urllib/error.py",
+            "HTTPError",
+            "HTTP Error 404: Not Found",
+        ),
+    ] {
+        let out = output_of(std::process::Command::new("python3").args(["-c", code])).unwrap();
+        let last = out.lines().last().unwrap_or_default().to_owned();
+        assert!(last.contains(words), "{last}");
+        let (got, _) = explained_from(&c.scratch, &last, file);
+        assert_eq!(got, class, "{last}");
+    }
     // One word of a template, found inside a longer message, says nothing: locale's error
     // comes from C, and no `Error` raised in a test may claim it.
     let (code, v) = explain_json(&c.scratch, "locale.Error: unsupported locale setting");

@@ -394,8 +394,9 @@ pub(crate) fn triggers(lang: Lang) -> (&'static [&'static str], &'static [&'stat
         // `parser.error(…)` of argparse and optparse.
         "parser.error",
         "self.error",
-        // `super().__init__(msg)` in an exception class.
+        // `super().__init__(msg)` in an exception class, and the text its `__str__` returns.
         "__init__",
+        "__str__",
     ];
     const JAVA: &[&str] = &["throw", "Exception", "Error", "super"];
     match lang {
@@ -520,7 +521,7 @@ fn in_site_shape(lang: Lang, word: &str, src: &[u8], start: usize, end: usize) -
         (Lang::Java | Lang::JavaScript | Lang::TypeScript, "super") => {
             called() && in_error_class(src, start, b"extends")
         }
-        (Lang::Python, "__init__") => called() && in_error_class(src, start, b"class "),
+        (Lang::Python, "__init__" | "__str__") => called() && in_error_class(src, start, b"class "),
         (Lang::Rust, _) => name_then(b'!'),
         // A method `Error() string`: the text of an error type.
         (Lang::Go, "Error() string" | "Error{") => true,

@@ -15,6 +15,9 @@ pub(crate) struct Python;
 
 const MAX_FOLLOW: u8 = 3;
 
+/// Letters and digits an exception's `__str__` text needs besides its placeholders.
+const MIN_STR_TEXT: usize = 3;
+
 /// The message, status and code found among a call's arguments.
 #[derive(Default)]
 struct Args {
@@ -26,7 +29,26 @@ struct Args {
 
 impl Rules for Python {
     fn site_kinds(&self) -> &'static [&'static str] {
-        &["raise_statement", "assert_statement", "call"]
+        &[
+            "raise_statement",
+            "assert_statement",
+            "call",
+            "return_statement",
+        ]
+    }
+
+    /// The `return`s of a `__str__` method: its trigger word is in the method's name, above
+    /// them.
+    fn sites_within<'t>(&self, node: Node<'t>, cx: &Cx<'_>) -> Vec<Node<'t>> {
+        let mut out = Vec::new();
+        let is_str = node.kind() == "function_definition"
+            && node
+                .child_by_field_name("name")
+                .is_some_and(|n| cx.text(n) == "__str__");
+        if let Some(body) = node.child_by_field_name("body").filter(|_| is_str) {
+            returns_in(body, &mut out);
+        }
+        out
     }
 
     fn site<'t>(&self, node: Node<'t>, cx: &Cx<'_>) -> Option<Found<'t>> {
@@ -41,6 +63,7 @@ impl Rules for Python {
                 )
             }
             "call" => self.call(node, cx),
+            "return_statement" => self.str_text(node, cx),
             _ => None,
         }
     }
@@ -55,6 +78,24 @@ impl Rules for Python {
 }
 
 impl Python {
+    /// A `return` of an exception class's `__str__`: the text its exceptions print, such as
+    /// subprocess's `"Command '%s' returned non-zero exit status %d." % (self.cmd, …)`. A
+    /// return with too little literal text to recognise (`f"{self.code}: {self.msg}"`) is none.
+    fn str_text<'t>(&self, ret: Node<'t>, cx: &Cx<'_>) -> Option<Found<'t>> {
+        let method = enclosing(ret, &["function_definition", "lambda"])?;
+        if method.kind() != "function_definition"
+            || cx.text(method.child_by_field_name("name")?) != "__str__"
+        {
+            return None;
+        }
+        let class = enclosing_exception_class(method, cx)?;
+        let message = self.message(first_named(ret)?, cx, 0)?;
+        if message.literal_alnum() < MIN_STR_TEXT {
+            return None;
+        }
+        Some(Found::new(ret, message, ErrorType::Exception).class(Some(class)))
+    }
+
     fn raise<'t>(&self, node: Node<'t>, cx: &Cx<'_>) -> Option<Found<'t>> {
         let mut exc = first_named(node)?;
         for _ in 0..MAX_FOLLOW {
@@ -373,6 +414,17 @@ fn enclosing_exception_class(node: Node<'_>, cx: &Cx<'_>) -> Option<String> {
         return None;
     }
     Some(cx.text(class.child_by_field_name("name")?).to_owned())
+}
+
+/// The `return` statements of a function body, not those of the functions and classes in it.
+fn returns_in<'t>(node: Node<'t>, out: &mut Vec<Node<'t>>) {
+    for child in named_children(node) {
+        match child.kind() {
+            "return_statement" => out.push(child),
+            "function_definition" | "lambda" | "class_definition" => {}
+            _ => returns_in(child, out),
+        }
+    }
 }
 
 /// Which argument of a gettext-style call is the message: `_`, `gettext`, `ngettext` and their
