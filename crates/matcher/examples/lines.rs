@@ -82,7 +82,7 @@ fn main() {
     let (read_s, _) = best(&|| {
         candidates
             .iter()
-            .map(|l| errata_matcher::input::read_line(l).texts.len())
+            .map(|l| errata_matcher::input::read_line(l).texts().len())
             .sum()
     });
     println!(

@@ -11,9 +11,11 @@ use regex::Regex;
 
 /// A line of input, read.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Line {
-    /// Candidate message texts, most stripped first; the last is the whole line.
-    pub texts: Vec<String>,
+pub struct Line<'a> {
+    raw: &'a str,
+    /// Candidate message texts, most stripped first; the last is the whole line. Each is a
+    /// part of the line, or of the envelope's message when it has one.
+    spans: Vec<Span>,
     /// The class named in front of the message (`ValueError`, `java.lang.IllegalStateException`).
     pub class: Option<String>,
     /// An error code named in front of the message (`ERR_INVALID_ARG_TYPE`, `ENOENT`).
@@ -22,10 +24,36 @@ pub struct Line {
     pub envelope: Option<String>,
 }
 
-impl Line {
+/// Where one of a line's texts is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Span {
+    in_envelope: bool,
+    start: u32,
+    end: u32,
+}
+
+impl<'a> Line<'a> {
+    /// The candidate message texts, most stripped first; the last is the whole line.
+    pub fn texts(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
+        self.spans.iter().map(|s| self.span(*s))
+    }
+
+    /// The `i`th of [`Line::texts`].
+    pub fn text(&self, i: usize) -> &str {
+        self.span(self.spans[i])
+    }
+
     /// The message as best understood.
     pub fn message(&self) -> &str {
-        self.texts.first().map_or("", String::as_str)
+        self.spans.first().map_or("", |s| self.span(*s))
+    }
+
+    fn span(&self, s: Span) -> &str {
+        let base = match (&self.envelope, s.in_envelope) {
+            (Some(m), true) => m.as_str(),
+            _ => self.raw,
+        };
+        &base[s.start as usize..s.end as usize]
     }
 }
 
@@ -80,41 +108,62 @@ const MESSAGE_KEYS: [&str; 8] = [
 ];
 
 /// Reads one line.
-pub fn read_line(line: &str) -> Line {
+pub fn read_line(line: &str) -> Line<'_> {
     let line = line.trim_end_matches(['\r', '\n']);
-    let mut out = Line::default();
-    let mut texts: Vec<String> = vec![line.to_owned()];
-    if let Some(m) = from_json(line).or_else(|| from_logfmt(line)) {
-        texts.push(m.clone());
-        out.envelope = Some(m);
+    let envelope = from_json(line).or_else(|| from_logfmt(line));
+    let mut class = None;
+    let mut code = None;
+    // Every text but the whole line is a part of the envelope's message, when there is one.
+    let base = envelope.as_deref().unwrap_or(line);
+    let mut texts: Vec<&str> = Vec::with_capacity(8);
+    if envelope.is_some() {
+        texts.push(base);
     }
-    // Peel the surroundings off the last text, keeping each stage.
-    let mut rest = texts.last().cloned().unwrap_or_default();
-    rest = rest.trim().to_owned();
+    // Peel the surroundings off, keeping each stage.
+    let mut rest = base.trim();
     for _ in 0..12 {
-        let Some(next) = peel(&rest) else { break };
+        let Some(next) = peel(rest) else { break };
         if next.len() == rest.len() || next.is_empty() {
             break;
         }
-        texts.push(rest.clone());
-        rest = next.to_owned();
+        texts.push(rest);
+        rest = next;
     }
-    texts.push(rest.clone());
-    if let Some(c) = class_prefix(&rest) {
-        out.class = Some(c[1].to_owned());
-        out.code = c.get(2).map(|m| m.as_str().to_owned());
-        let after = rest[c.get(0).unwrap().end()..].trim_start().to_owned();
-        texts.push(after.clone());
-        rest = after;
+    texts.push(rest);
+    if let Some(c) = class_prefix(rest) {
+        class = Some(c[1].to_owned());
+        code = c.get(2).map(|m| m.as_str().to_owned());
+        rest = rest[c.get(0).unwrap().end()..].trim_start();
+        texts.push(rest);
     }
-    if let Some(c) = ERRNO.captures(&rest) {
-        out.code.get_or_insert_with(|| c[1].to_owned());
-        texts.push(rest[c.get(0).unwrap().end()..].to_owned());
+    if let Some(c) = ERRNO.captures(rest) {
+        code.get_or_insert_with(|| c[1].to_owned());
+        texts.push(&rest[c.get(0).unwrap().end()..]);
     }
     texts.reverse();
     texts.dedup();
-    out.texts = texts;
-    out
+    let span_of = |t: &str| Span {
+        in_envelope: envelope.is_some(),
+        start: (t.as_ptr() as usize - base.as_ptr() as usize) as u32,
+        end: (t.as_ptr() as usize - base.as_ptr() as usize + t.len()) as u32,
+    };
+    let mut spans: Vec<Span> = texts.into_iter().map(span_of).collect();
+    let whole = Span {
+        in_envelope: false,
+        start: 0,
+        end: line.len() as u32,
+    };
+    // The whole line is the last text (it is already there when the line is all message).
+    if envelope.is_some() || spans.last() != Some(&whole) {
+        spans.push(whole);
+    }
+    Line {
+        raw: line,
+        spans,
+        class,
+        code,
+        envelope,
+    }
 }
 
 /// One token of surroundings off the front of `s`, or `None` when `s` starts with the message.
@@ -307,9 +356,9 @@ mod tests {
     fn every_stage_is_kept_for_messages_that_look_like_surroundings() {
         let l = read_line("2024-05-01 ERROR config.yaml: not found");
         assert_eq!(l.message(), "not found");
-        assert!(l.texts.iter().any(|t| t == "config.yaml: not found"));
+        assert!(l.texts().any(|t| t == "config.yaml: not found"));
         assert_eq!(
-            l.texts.last().unwrap(),
+            l.texts().last().unwrap(),
             "2024-05-01 ERROR config.yaml: not found"
         );
     }

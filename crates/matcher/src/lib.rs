@@ -28,6 +28,7 @@ pub mod trace;
 
 mod matcher;
 mod prefilter;
+mod signature;
 mod similar;
 
 pub use errata_model::MatchEntry;

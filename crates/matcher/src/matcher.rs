@@ -6,6 +6,7 @@ use errata_model::MatchEntry;
 
 use crate::input::{self, Line};
 use crate::prefilter::Prefilter;
+use crate::signature::Signature;
 use crate::similar;
 use crate::template::{self, Refused, Shape};
 use crate::trace::{same_file, Frame};
@@ -94,6 +95,9 @@ pub struct Matcher {
     entries: Vec<MatchEntry>,
     templates: Vec<Template>,
     prefilter: Prefilter,
+    /// Each template's literal windows, apart from the templates so that rejecting one reads
+    /// one line of cache.
+    signatures: Vec<Signature>,
     /// Fragment id → templates whose key it is.
     by_key: Vec<Vec<u32>>,
     /// Templates without a literal key, tried on every text.
@@ -171,6 +175,10 @@ impl Matcher {
             }
         }
         let prefilter = Prefilter::new(keys.iter().map(|k| k.as_bytes().into()).collect());
+        let signatures = templates
+            .iter()
+            .map(|t| Signature::of_literals(t.shape.literals().iter().map(|l| &**l)))
+            .collect();
         drop(key_ids);
         drop(by_pattern);
         let in_tests = entries
@@ -181,6 +189,7 @@ impl Matcher {
             entries,
             templates,
             prefilter,
+            signatures,
             by_key,
             unkeyed,
             in_tests,
@@ -218,7 +227,11 @@ impl Matcher {
         // Without a backslash no envelope escapes anything, so every text the line is read
         // into is a part of it: a template not found in the whole line is found in none.
         if memchr::memchr(b'\\', raw.as_bytes()).is_none() {
-            candidates.retain(|&t| self.templates[t as usize].shape.find(raw).is_some());
+            let windows = Signature::of_text(raw.as_bytes());
+            candidates.retain(|&t| {
+                windows.covers(&self.signatures[t as usize])
+                    && self.templates[t as usize].shape.find(raw).is_some()
+            });
             if candidates.is_empty() {
                 return Vec::new();
             }
@@ -328,7 +341,7 @@ impl Matcher {
         // The most stripped text where the template is exact; else the most stripped where it
         // is found at all.
         let mut best: Option<(usize, template::Found)> = None;
-        for (i, text) in line.texts.iter().enumerate() {
+        for (i, text) in line.texts().enumerate() {
             if let Some(found) = template.shape.find(text) {
                 let exact = found.exact;
                 if best.is_none() || exact {
@@ -381,7 +394,7 @@ impl Matcher {
         if template.head {
             holes.pop();
         }
-        let text = &line.texts[text as usize];
+        let text = line.text(text as usize);
         let names = template.names.get_or_init(|| {
             let first = &self.entries[template.entries[0] as usize];
             template::placeholder_names(&template.shape, &first.message)
