@@ -737,6 +737,11 @@ fn real_java_errors_are_explained_by_the_call_that_passes_the_message() {
         try { java.util.regex.Pattern.compile("a{2"); } catch (Exception e) {
             System.out.println(e.toString().lines().findFirst().get());
         }
+        try { String.format("%q", 1); } catch (Exception e) { System.out.println(e); }
+        try {
+            java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+                .decode(java.nio.ByteBuffer.wrap(new byte[] {(byte) 0xff}));
+        } catch (Exception e) { System.out.println(e); }
     }
 }
 "#;
@@ -746,7 +751,7 @@ fn real_java_errors_are_explained_by_the_call_that_passes_the_message() {
         return;
     };
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), 2, "java printed {out}");
+    assert_eq!(lines.len(), 4, "java printed {out}");
     // (file, message, class) of the first record each line matches.
     let first = |line: &str| {
         let r = first_match(&c.scratch, line)["record"].clone();
@@ -773,4 +778,21 @@ fn real_java_errors_are_explained_by_the_call_that_passes_the_message() {
         lines[1]
     );
     assert_eq!(message, "Unclosed counted closure");
+    // Exception classes that word their message in `getMessage()`.
+    for (line, file, class) in [
+        (
+            lines[2],
+            "java/util/UnknownFormatConversionException.java",
+            "UnknownFormatConversionException",
+        ),
+        (
+            lines[3],
+            "java/nio/charset/MalformedInputException.java",
+            "MalformedInputException",
+        ),
+    ] {
+        let (f, _, c) = first(line);
+        assert!(f.ends_with(file), "{line} -> {f}");
+        assert_eq!(c, class, "{line}");
+    }
 }

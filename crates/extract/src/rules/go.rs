@@ -6,7 +6,8 @@ use tree_sitter::Node;
 
 use super::{
     concatenation, first_named, http_status, is_logger, is_message_name, last_segment,
-    log_severity, named_children, Cx, Found, Rules, Splice,
+    log_severity, named_children, returned_text, returns_in, Cx, Found, Rules, Splice,
+    MIN_ERROR_TEXT,
 };
 use crate::text::{printf_template, strip_quotes, unescape};
 
@@ -23,7 +24,7 @@ impl Rules for Go {
         let mut out = Vec::new();
         if node.kind() == "method_declaration" && is_error_method(node, cx) {
             if let Some(body) = node.child_by_field_name("body") {
-                returns_in(body, &mut out);
+                returns_in(body, &["func_literal"], &mut out);
             }
         }
         out
@@ -168,11 +169,12 @@ impl Go {
             }
         }
         let message = self.message(value, cx, 0)?;
-        if message.literal_alnum() < MIN_ERROR_TEXT {
-            return None;
-        }
-        let class = receiver_type(method, cx);
-        Some(Found::new(ret, message, ErrorType::ErrorReturn).class(class))
+        returned_text(
+            ret,
+            message,
+            ErrorType::ErrorReturn,
+            receiver_type(method, cx),
+        )
     }
 
     /// An error type's value built with its message: `&AddrError{Err: "missing port in
@@ -300,9 +302,6 @@ impl Go {
     }
 }
 
-/// Letters and digits an `Error()` method's text needs besides its placeholders.
-const MIN_ERROR_TEXT: usize = 3;
-
 /// Whether a method declaration is `func (r T) Error() string`, which makes `T` an error type.
 fn is_error_method(method: Node<'_>, cx: &Cx<'_>) -> bool {
     let named = |f: &str| method.child_by_field_name(f).map(|n| cx.text(n));
@@ -311,18 +310,6 @@ fn is_error_method(method: Node<'_>, cx: &Cx<'_>) -> bool {
         && method
             .child_by_field_name("parameters")
             .is_some_and(|p| p.named_child_count() == 0)
-}
-
-/// The `return` statements of a function body, not those of the function literals in it.
-fn returns_in<'t>(node: Node<'t>, out: &mut Vec<Node<'t>>) {
-    let mut c = node.walk();
-    for child in node.named_children(&mut c) {
-        match child.kind() {
-            "return_statement" => out.push(child),
-            "func_literal" => {}
-            _ => returns_in(child, out),
-        }
-    }
 }
 
 /// The receiver's type, without a pointer: `NumError` of `func (e *NumError) Error() string`.

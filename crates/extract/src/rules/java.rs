@@ -7,8 +7,8 @@ use tree_sitter::Node;
 
 use super::{
     assignment_value, concatenation, declarator_value, enclosing, extended_class, first_named,
-    is_error_class, is_logger, last_segment, log_severity, named_children, Cx, Found, Rules,
-    Splice,
+    is_error_class, is_logger, last_segment, log_severity, named_children, returned_text,
+    returns_in, Cx, Found, Rules, Splice,
 };
 use crate::text::{brace_template, printf_template, strip_quotes, unescape};
 
@@ -23,7 +23,20 @@ impl Rules for Java {
             "object_creation_expression",
             "method_invocation",
             "explicit_constructor_invocation",
+            "return_statement",
         ]
+    }
+
+    /// The `return`s of an exception class's `getMessage()`: its trigger word is in the
+    /// method's name, above them.
+    fn sites_within<'t>(&self, node: Node<'t>, cx: &Cx<'_>) -> Vec<Node<'t>> {
+        let mut out = Vec::new();
+        if is_get_message(node, cx) {
+            if let Some(body) = node.child_by_field_name("body") {
+                returns_in(body, &["lambda_expression", "class_body"], &mut out);
+            }
+        }
+        out
     }
 
     fn site<'t>(&self, node: Node<'t>, cx: &Cx<'_>) -> Option<Found<'t>> {
@@ -81,6 +94,15 @@ impl Rules for Java {
                     sev
                 };
                 Some(Found::new(node, message, ErrorType::Log).severity(sev))
+            }
+            "return_statement" => {
+                let method = enclosing(node, &["method_declaration", "lambda_expression"])?;
+                if !is_get_message(method, cx) {
+                    return None;
+                }
+                let class = enclosing_exception_class(method, cx)?;
+                let message = self.message(first_named(node)?, cx, 0)?;
+                returned_text(node, message, ErrorType::Exception, Some(class))
             }
             _ => None,
         }
@@ -179,6 +201,18 @@ impl Java {
             _ => None,
         }
     }
+}
+
+/// Whether a method declaration is `String getMessage()`, which an exception class overrides
+/// to word its message (`java.util.UnknownFormatConversionException`'s `Conversion = '%s'`).
+fn is_get_message(method: Node<'_>, cx: &Cx<'_>) -> bool {
+    let named = |f: &str| method.child_by_field_name(f).map(|n| cx.text(n));
+    method.kind() == "method_declaration"
+        && named("name") == Some("getMessage")
+        && named("type") == Some("String")
+        && method
+            .child_by_field_name("parameters")
+            .is_some_and(|p| p.named_child_count() == 0)
 }
 
 /// A text block's content: the first line break dropped and the common indentation removed.

@@ -398,7 +398,7 @@ pub(crate) fn triggers(lang: Lang) -> (&'static [&'static str], &'static [&'stat
         "__init__",
         "__str__",
     ];
-    const JAVA: &[&str] = &["throw", "Exception", "Error", "super"];
+    const JAVA: &[&str] = &["throw", "Exception", "Error", "super", "getMessage"];
     match lang {
         Lang::TypeScript | Lang::JavaScript => (JS, LOGGERS),
         Lang::Python => (&[], PY),
@@ -813,6 +813,33 @@ pub(crate) fn enclosing<'t>(node: Node<'t>, kinds: &[&str]) -> Option<Node<'t>> 
         n = p.parent();
     }
     None
+}
+
+/// Letters and digits an error type's text (what its method returns, its message field) needs
+/// besides its placeholders: `"Input length = " + inputLength`, not `e.Op + " " + e.Path`.
+pub(crate) const MIN_ERROR_TEXT: usize = 3;
+
+/// The text an error type's method returns (`ret`), as a site of the type's errors; none when
+/// it has too little literal text to be recognised.
+pub(crate) fn returned_text<'t>(
+    ret: Node<'t>,
+    message: Template,
+    ty: ErrorType,
+    class: Option<String>,
+) -> Option<Found<'t>> {
+    (message.literal_alnum() >= MIN_ERROR_TEXT).then(|| Found::new(ret, message, ty).class(class))
+}
+
+/// The `return` statements under `node`, not those of the `nested` functions and classes in
+/// it: the texts an error type's `Error()`, `__str__` or `getMessage()` method returns.
+pub(crate) fn returns_in<'t>(node: Node<'t>, nested: &[&str], out: &mut Vec<Node<'t>>) {
+    for child in named_children(node) {
+        match child.kind() {
+            "return_statement" => out.push(child),
+            k if nested.contains(&k) => {}
+            _ => returns_in(child, nested, out),
+        }
+    }
 }
 
 /// Whether a class name is an error class's: `…Error` or `…Exception`.

@@ -6,17 +6,14 @@ use tree_sitter::Node;
 
 use super::{
     assignment_value, concatenation, enclosing, first_named, http_status, is_class_name,
-    is_error_class, is_logger, last_segment, log_severity, named_children, Cx, Found, Rules,
-    Splice,
+    is_error_class, is_logger, last_segment, log_severity, named_children, returned_text,
+    returns_in, Cx, Found, Rules, Splice,
 };
 use crate::text::{brace_template, compact, printf_template, unescape};
 
 pub(crate) struct Python;
 
 const MAX_FOLLOW: u8 = 3;
-
-/// Letters and digits an exception's `__str__` text needs besides its placeholders.
-const MIN_STR_TEXT: usize = 3;
 
 /// The message, status and code found among a call's arguments.
 #[derive(Default)]
@@ -46,7 +43,11 @@ impl Rules for Python {
                 .child_by_field_name("name")
                 .is_some_and(|n| cx.text(n) == "__str__");
         if let Some(body) = node.child_by_field_name("body").filter(|_| is_str) {
-            returns_in(body, &mut out);
+            returns_in(
+                body,
+                &["function_definition", "lambda", "class_definition"],
+                &mut out,
+            );
         }
         out
     }
@@ -90,10 +91,7 @@ impl Python {
         }
         let class = enclosing_exception_class(method, cx)?;
         let message = self.message(first_named(ret)?, cx, 0)?;
-        if message.literal_alnum() < MIN_STR_TEXT {
-            return None;
-        }
-        Some(Found::new(ret, message, ErrorType::Exception).class(Some(class)))
+        returned_text(ret, message, ErrorType::Exception, Some(class))
     }
 
     fn raise<'t>(&self, node: Node<'t>, cx: &Cx<'_>) -> Option<Found<'t>> {
@@ -414,17 +412,6 @@ fn enclosing_exception_class(node: Node<'_>, cx: &Cx<'_>) -> Option<String> {
         return None;
     }
     Some(cx.text(class.child_by_field_name("name")?).to_owned())
-}
-
-/// The `return` statements of a function body, not those of the functions and classes in it.
-fn returns_in<'t>(node: Node<'t>, out: &mut Vec<Node<'t>>) {
-    for child in named_children(node) {
-        match child.kind() {
-            "return_statement" => out.push(child),
-            "function_definition" | "lambda" | "class_definition" => {}
-            _ => returns_in(child, out),
-        }
-    }
 }
 
 /// Which argument of a gettext-style call is the message: `_`, `gettext`, `ngettext` and their
