@@ -156,10 +156,20 @@ pub(crate) fn strip_quotes(lit: &str) -> &str {
 /// Parses printf-style placeholders (`%s`, `%5.2f`, `%-10v`, `%[1]d`, `%(name)s`, `%w`);
 /// `%%` is a literal percent sign. An incomplete directive stays literal text.
 pub(crate) fn printf_template(s: &str) -> Template {
+    printf_template_with(s, |_, _| None)
+}
+
+/// [`printf_template`], with the template `value(i, directive)` gives, when it gives one, in
+/// place of the `i`th directive: the message a raiser's call passes for its `%s`.
+pub(crate) fn printf_template_with(
+    s: &str,
+    mut value: impl FnMut(usize, &str) -> Option<Template>,
+) -> Template {
     let mut t = Template::default();
     let bytes = s.as_bytes();
     let mut lit_start = 0;
     let mut i = 0;
+    let mut directives = 0;
     while i < bytes.len() {
         if bytes[i] != b'%' {
             i += 1;
@@ -174,7 +184,12 @@ pub(crate) fn printf_template(s: &str) -> Template {
         match printf_directive_len(&bytes[i..]) {
             Some(n) => {
                 t.push_literal(&s[lit_start..i]);
-                t.push_placeholder(&s[i..i + n]);
+                let directive = &s[i..i + n];
+                match value(directives, directive) {
+                    Some(v) => t.append(v),
+                    None => t.push_placeholder(directive),
+                }
+                directives += 1;
                 i += n;
                 lit_start = i;
             }

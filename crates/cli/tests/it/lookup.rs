@@ -647,8 +647,16 @@ fn real_python_errors_are_explained_by_the_code_that_made_them() {
     let (class, _) = explained_from(&c.scratch, &toml, "tomllib/_parser.py");
     assert_eq!(class, "TOMLDecodeError", "{toml}");
     // An exception class's `__str__` words what it prints: subprocess's CalledProcessError,
-    // urllib's HTTPError.
+    // urllib's HTTPError. JSONDecodeError's constructor words the message its raise passes:
+    // `raise JSONDecodeError("Expecting value", s, pos)` prints
+    // "Expecting value: line 1 column 1 (char 0)".
     for (code, file, class, words) in [
+        (
+            "import json; json.loads('')",
+            "json/decoder.py",
+            "JSONDecodeError",
+            "Expecting value: line 1 column 1 (char 0)",
+        ),
         (
             "import subprocess; subprocess.run(['false'], check=True)",
             "subprocess.py",
@@ -667,6 +675,7 @@ fn real_python_errors_are_explained_by_the_code_that_made_them() {
         assert!(last.contains(words), "{last}");
         let (got, _) = explained_from(&c.scratch, &last, file);
         assert_eq!(got, class, "{last}");
+        assert_eq!(first_match(&c.scratch, &last)["exact"], true, "{last}");
     }
     // One word of a template, found inside a longer message, says nothing: locale's error
     // comes from C, and no `Error` raised in a test may claim it.

@@ -9,7 +9,7 @@ use super::{
     is_error_class, is_logger, last_segment, log_severity, named_children, returned_text,
     returns_in, Cx, Found, Rules, Splice,
 };
-use crate::text::{brace_template, compact, printf_template, unescape};
+use crate::text::{brace_template, compact, printf_template, printf_template_with, unescape};
 
 pub(crate) struct Python;
 
@@ -294,7 +294,22 @@ impl Python {
                         if l.has_placeholders() {
                             return None;
                         }
-                        Some(printf_template(&l.message()))
+                        if cx.call.is_none() {
+                            return Some(printf_template(&l.message()));
+                        }
+                        // Read for a call of a raiser: a `%s` of a parameter is the message
+                        // the call passes (`'%s: line %d column %d' % (msg, lineno, colno)`).
+                        let right = node.child_by_field_name("right")?;
+                        let values = match right.kind() {
+                            "tuple" => named_children(right),
+                            _ => vec![right],
+                        };
+                        Some(printf_template_with(&l.message(), |i, directive| {
+                            let v = values.get(i).filter(|v| v.kind() == "identifier")?;
+                            (directive == "%s")
+                                .then(|| self.message(*v, cx, depth))
+                                .flatten()
+                        }))
                     }
                     "+" => concatenation(node, cx, Splice::Brace, |n| self.message(n, cx, depth)),
                     _ => None,

@@ -305,11 +305,15 @@ impl<'t> Collector<'t, '_> {
             let Some((receiver, called)) = callee(call, cx) else {
                 continue;
             };
-            if called != name || self.consumed.contains(&call.id()) {
+            if called != name {
                 continue;
             }
             for &r in &by_name[name] {
                 let raiser = raisers[r - first].node;
+                // A raise of the class is a site already; its constructor may word it anew.
+                if self.consumed.contains(&call.id()) && !is_constructor(raiser, cx) {
+                    continue;
+                }
                 let go_method = raiser.kind() == "method_declaration"
                     && raiser.child_by_field_name("receiver").is_some();
                 // A Go method is called through any variable: `p.errorf(…)`.
@@ -367,6 +371,15 @@ impl<'t> Collector<'t, '_> {
         {
             return;
         }
+        // `raise JSONDecodeError("Expecting value", s, pos)`, whose constructor makes
+        // "Expecting value: line %d column %d (char %d)" of it: the raise's record is that.
+        if is_constructor(raisers[r].node, cx) {
+            self.sites.retain(|s| {
+                !(s.line == line
+                    && s.class == found.class
+                    && message.contains(&s.template.message()))
+            });
+        }
         self.consumed.insert(path[path.len() - 1].id());
         let site = self.site_of(found, path, rules, cx);
         self.sites.push(site);
@@ -412,6 +425,11 @@ impl<'t> Collector<'t, '_> {
 /// The name a function is called by: its own, or that of the variable a function literal is
 /// given to (`addrErr := func(addr, why string) …`, `const fail = (msg) => …`).
 fn raiser_name<'a>(f: Node<'_>, cx: &Cx<'a>) -> Option<&'a str> {
+    // A Python class is called by its name to run its `__init__`.
+    if is_constructor(f, cx) {
+        let class = f.parent()?.parent()?;
+        return Some(cx.text(class.child_by_field_name("name")?));
+    }
     if let Some(name) = f.child_by_field_name("name") {
         return Some(cx.text(name));
     }
@@ -427,6 +445,16 @@ fn raiser_name<'a>(f: Node<'_>, cx: &Cx<'a>) -> Option<&'a str> {
         left = left.named_child(0)?;
     }
     (left.kind() == "identifier").then(|| cx.text(left))
+}
+
+/// Whether a function is a Python class's `__init__`, which a call of the class runs.
+fn is_constructor(f: Node<'_>, cx: &Cx<'_>) -> bool {
+    f.kind() == "function_definition"
+        && f.child_by_field_name("name")
+            .is_some_and(|n| cx.text(n) == "__init__")
+        && f.parent()
+            .and_then(|b| b.parent())
+            .is_some_and(|c| c.kind() == "class_definition")
 }
 
 /// The message parameters of a raiser with the arguments `call` passes them: positional ones
