@@ -375,15 +375,20 @@ impl Store {
 
     /// Opens a database that must already exist (reading commands never create one).
     pub fn open_existing(path: &Path) -> Result<Store> {
+        let open_err = |source| Error::Open {
+            path: path.to_path_buf(),
+            source,
+        };
         let conn = Connection::open_with_flags(
             path,
             rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )
-        .map_err(|source| Error::Open {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        conn.busy_timeout(std::time::Duration::from_secs(10))?;
+        .map_err(open_err)?;
+        conn.busy_timeout(std::time::Duration::from_secs(10))
+            .map_err(open_err)?;
+        // The file is read first here: a file that is no database says so as a path to check.
+        conn.pragma_query_value(None, "schema_version", |r| r.get::<_, i64>(0))
+            .map_err(open_err)?;
         // Readers map the file rather than copy each page they read into their own cache:
         // a server's connections share the pages, and a look-up makes no read calls.
         conn.pragma_update(None, "mmap_size", MMAP_BYTES)?;

@@ -257,6 +257,28 @@ fn usage_errors_say_what_to_do() {
     assert_eq!(out.status.code(), Some(1));
     let out = s.errata(&["list", "--lang", "cobol"]);
     assert_eq!(out.status.code(), Some(2));
+    // A --db that is some other file: every command names it and says what to do.
+    let notes = s.write("notes.txt", "not a database, just notes\n".repeat(100));
+    let notes = notes.to_str().unwrap();
+    for args in [
+        &["--db", notes, "list"][..],
+        &["--db", notes, "explain", "x failed"],
+        &["--db", notes, "index", "t"],
+    ] {
+        let out = errata_cmd()
+            .args(args)
+            .current_dir(s.path())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("cannot open the database")
+                && err.contains("notes.txt")
+                && err.contains("--db"),
+            "{args:?}: {err}"
+        );
+    }
 }
 
 #[test]
