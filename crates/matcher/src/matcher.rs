@@ -3,6 +3,7 @@
 use std::sync::OnceLock;
 
 use errata_model::MatchEntry;
+use rayon::prelude::*;
 
 use crate::input::{self, Line};
 use crate::prefilter::Prefilter;
@@ -14,6 +15,10 @@ use crate::trace::{same_file, Frame};
 /// Text beyond this many bytes of a line is not matched: no error message is that long, and
 /// the bound keeps a 10 MB line from costing more than a normal one.
 pub const MAX_TEXT: usize = 64 * 1024;
+
+/// Up to this many candidate templates are searched for without first comparing their
+/// literal windows with the line's ([`Signature`]).
+const FEW_CANDIDATES: usize = 2;
 
 /// The text one placeholder took.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -107,13 +112,13 @@ pub struct Matcher {
 }
 
 impl Template {
-    fn new(shape: Shape, entry: u32, head: bool) -> Template {
+    fn new(shape: Shape, entries: Vec<u32>, head: bool) -> Template {
         Template {
             literal_len: shape.literal_len(),
             one_word: shape.words() <= 1,
             head,
             shape,
-            entries: vec![entry],
+            entries,
             names: OnceLock::new(),
         }
     }
@@ -127,33 +132,64 @@ impl Matcher {
             entries: entries.len(),
             ..LoadReport::default()
         };
-        let mut templates: Vec<Template> = Vec::new();
+        // Records that share a pattern share its template: the first of them compiles it.
+        let mut firsts: Vec<u32> = Vec::new();
+        let mut sharing: Vec<Vec<u32>> = Vec::new();
         let mut by_pattern: foldhash::HashMap<&str, u32> = foldhash::HashMap::default();
         for (i, e) in entries.iter().enumerate() {
-            if let Some(&t) = by_pattern.get(e.pattern.as_str()) {
-                templates[t as usize].entries.push(i as u32);
-                continue;
+            match by_pattern.entry(e.pattern.as_str()) {
+                std::collections::hash_map::Entry::Occupied(t) => {
+                    sharing[*t.get() as usize].push(i as u32);
+                }
+                std::collections::hash_map::Entry::Vacant(v) => {
+                    v.insert(firsts.len() as u32);
+                    firsts.push(i as u32);
+                    sharing.push(vec![i as u32]);
+                }
             }
-            match Shape::compile(&e.pattern) {
+        }
+        drop(by_pattern);
+        // Compiled on every core: at 50,000 records this is most of the time a scan takes to
+        // start.
+        let compiled: Vec<Result<Shape, Refused>> = firsts
+            .par_iter()
+            .map(|&i| Shape::compile(&entries[i as usize].pattern))
+            .collect();
+        let mut templates: Vec<Template> = Vec::with_capacity(compiled.len());
+        let mut shapes = Vec::with_capacity(compiled.len());
+        for (result, with) in compiled.into_iter().zip(sharing) {
+            match result {
                 Ok(shape) => {
                     if matches!(shape, Shape::Regex(_)) {
                         report.regex += 1;
                     }
-                    by_pattern.insert(&e.pattern, templates.len() as u32);
-                    templates.push(Template::new(shape, i as u32, false));
+                    shapes.push((shape, with));
                 }
-                Err(Refused::TooVague) => report.vague += 1,
-                Err(r) => report.refused.push((e.id.clone(), r.to_string())),
+                Err(Refused::TooVague) => report.vague += with.len(),
+                Err(r) => {
+                    let reason = r.to_string();
+                    report.refused.extend(
+                        with.iter()
+                            .map(|&e| (entries[e as usize].id.clone(), reason.clone())),
+                    );
+                }
             }
         }
+        templates.par_extend(
+            shapes
+                .into_par_iter()
+                .map(|(shape, with)| Template::new(shape, with, false)),
+        );
         report.templates = templates.len();
         // The first line of each message of several lines, with the same records.
         let heads: Vec<Template> = templates
-            .iter()
+            .par_iter()
             .filter_map(|t| {
-                let mut head = Template::new(t.shape.first_line()?, t.entries[0], true);
-                head.entries.clone_from(&t.entries);
-                Some(head)
+                Some(Template::new(
+                    t.shape.first_line()?,
+                    t.entries.clone(),
+                    true,
+                ))
             })
             .collect();
         templates.extend(heads);
@@ -176,13 +212,12 @@ impl Matcher {
         }
         let prefilter = Prefilter::new(keys.iter().map(|k| k.as_bytes().into()).collect());
         let signatures = templates
-            .iter()
+            .par_iter()
             .map(|t| Signature::of_literals(t.shape.literals().iter().map(|l| &**l)))
             .collect();
         drop(key_ids);
-        drop(by_pattern);
         let in_tests = entries
-            .iter()
+            .par_iter()
             .map(|e| errata_model::is_test_path(&e.file_path))
             .collect();
         let matcher = Matcher {
@@ -227,9 +262,13 @@ impl Matcher {
         // Without a backslash no envelope escapes anything, so every text the line is read
         // into is a part of it: a template not found in the whole line is found in none.
         if memchr::memchr(b'\\', raw.as_bytes()).is_none() {
-            let windows = Signature::of_text(raw.as_bytes());
+            // With a few candidates, the line's windows cost more than they save.
+            let windows =
+                (candidates.len() > FEW_CANDIDATES).then(|| Signature::of_text(raw.as_bytes()));
             candidates.retain(|&t| {
-                windows.covers(&self.signatures[t as usize])
+                windows
+                    .as_ref()
+                    .is_none_or(|w| w.covers(&self.signatures[t as usize]))
                     && self.templates[t as usize].shape.find(raw).is_some()
             });
             if candidates.is_empty() {

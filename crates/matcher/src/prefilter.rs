@@ -15,6 +15,7 @@
 //! under 4 bytes an Aho-Corasick automaton.
 
 use aho_corasick::{packed, AhoCorasick, MatchKind};
+use rayon::prelude::*;
 
 /// How a table reads texts: grams of `len` bytes at every `stride`-th position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -119,7 +120,7 @@ impl Prefilter {
             }
         }
         let tables = readings
-            .into_iter()
+            .into_par_iter()
             .filter(|(_, ids)| !ids.is_empty())
             .map(|(reading, ids)| Table::new(reading, &keys, &ids))
             .collect();
@@ -213,19 +214,25 @@ impl Table {
             .clamp(MIN_BITS_LOG, MAX_BITS_LOG);
         let bucket_shift = bits_log.saturating_sub(MAX_BUCKETS_LOG);
         let mut bits = vec![0u64; 1 << (bits_log - 6)];
+        // Where each key's `stride` consecutive grams that are the least shared in all begin,
+        // found on every core.
+        let chosen: Vec<usize> = ids
+            .par_iter()
+            .map(|&i| {
+                let counts: Vec<u64> = keys[i as usize]
+                    .windows(len)
+                    .map(|w| u64::from(shared[slot(gram(w), sketch_log)]))
+                    .collect();
+                counts
+                    .windows(stride)
+                    .enumerate()
+                    .min_by_key(|(_, c)| c.iter().sum::<u64>())
+                    .map_or(0, |(at, _)| at)
+            })
+            .collect();
         let mut placed: Vec<(usize, Entry)> = Vec::with_capacity(filed);
-        for &i in ids {
+        for (&i, &at) in ids.iter().zip(&chosen) {
             let k = &keys[i as usize];
-            // The `stride` consecutive grams that are the least shared in all.
-            let counts: Vec<u64> = k
-                .windows(len)
-                .map(|w| u64::from(shared[slot(gram(w), sketch_log)]))
-                .collect();
-            let at = counts
-                .windows(stride)
-                .enumerate()
-                .min_by_key(|(_, c)| c.iter().sum::<u64>())
-                .map_or(0, |(at, _)| at);
             let (head, mask) = head(k);
             for offset in at..at + stride {
                 let g = gram(&k[offset..offset + len]);
