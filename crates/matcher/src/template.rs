@@ -131,15 +131,11 @@ impl Shape {
 
     /// Words (runs of letters, digits and underscores) in the literal text.
     pub fn words(&self) -> usize {
-        self.count_in_literals(|s| {
-            s.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-                .filter(|w| !w.is_empty())
-                .count()
-        })
+        self.count_in_literals(|s| letters_and_words(s).1)
     }
 
     fn literal_alnum(&self) -> usize {
-        self.count_in_literals(|s| s.chars().filter(|c| c.is_alphanumeric()).count())
+        self.count_in_literals(|s| letters_and_words(s).0)
     }
 
     /// `count` summed over the literal texts.
@@ -190,6 +186,28 @@ impl Shape {
             }
         }
     }
+}
+
+/// The letters and digits of `s`, and its words (runs of letters, digits and underscores), in
+/// one pass that reads ASCII as bytes.
+fn letters_and_words(s: &str) -> (usize, usize) {
+    let (mut alnum, mut words, mut in_word) = (0, 0, false);
+    let mut count = |a: bool, underscore: bool| {
+        alnum += usize::from(a);
+        let w = a || underscore;
+        words += usize::from(w && !in_word);
+        in_word = w;
+    };
+    if s.is_ascii() {
+        for &b in s.as_bytes() {
+            count(b.is_ascii_alphanumeric(), b == b'_');
+        }
+    } else {
+        for c in s.chars() {
+            count(c.is_alphanumeric(), c == '_');
+        }
+    }
+    (alnum, words)
 }
 
 /// A message that begins or ends with whitespace loses it in a log line (`getSelfCert: ` with an
@@ -464,6 +482,14 @@ mod tests {
             captures(&p, "expected [a-z]+ (got $x) {1}: .*"),
             Some((true, vec![": .*".into()]))
         );
+    }
+
+    #[test]
+    fn letters_and_words_are_counted_in_ascii_and_beyond() {
+        assert_eq!(letters_and_words("Invalid user_name from "), (19, 3));
+        assert_eq!(letters_and_words("héllo, wörld!"), (10, 2));
+        assert_eq!(letters_and_words(": {} = "), (0, 0));
+        assert_eq!(letters_and_words("__"), (0, 1));
     }
 
     #[test]

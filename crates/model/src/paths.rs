@@ -1,39 +1,40 @@
 //! What a record's file path says about it.
 
+/// Folders whose files are tests, in any case.
+const TEST_DIRS: [&str; 8] = [
+    "test",
+    "tests",
+    "__tests__",
+    "testdata",
+    "testing",
+    "__mocks__",
+    "spec",
+    "e2e",
+];
+
 /// Whether a repository-relative path is a test file or lives in a test folder.
 pub fn is_test_path(rel: &str) -> bool {
-    let mut parts = rel.split('/').peekable();
-    while let Some(part) = parts.next() {
-        let is_file = parts.peek().is_none();
-        if !is_file {
-            let d = part.to_ascii_lowercase();
-            if matches!(
-                d.as_str(),
-                "test"
-                    | "tests"
-                    | "__tests__"
-                    | "testdata"
-                    | "testing"
-                    | "__mocks__"
-                    | "spec"
-                    | "e2e"
-            ) || d.ends_with("_test")
-                || d.ends_with("_tests")
-            {
-                return true;
-            }
-            continue;
-        }
-        let stem = part.split('.').next().unwrap_or(part);
-        return part.ends_with("_test.go")
-            || (part.ends_with(".py")
-                && (stem.starts_with("test_") || stem.ends_with("_test") || stem == "conftest"))
-            || part.contains(".test.")
-            || part.contains(".spec.")
-            || (part.ends_with(".java")
-                && (stem.ends_with("Test") || stem.ends_with("Tests") || stem.ends_with("IT")));
+    let (dirs, file) = rel.rsplit_once('/').unwrap_or(("", rel));
+    let ends_with = |d: &str, suffix: &str| {
+        d.len() >= suffix.len()
+            && d.as_bytes()[d.len() - suffix.len()..].eq_ignore_ascii_case(suffix.as_bytes())
+    };
+    let test_dir = |d: &str| {
+        TEST_DIRS.iter().any(|t| d.eq_ignore_ascii_case(t))
+            || ends_with(d, "_test")
+            || ends_with(d, "_tests")
+    };
+    if !dirs.is_empty() && dirs.split('/').any(test_dir) {
+        return true;
     }
-    false
+    let stem = file.split('.').next().unwrap_or(file);
+    file.ends_with("_test.go")
+        || (file.ends_with(".py")
+            && (stem.starts_with("test_") || stem.ends_with("_test") || stem == "conftest"))
+        || file.contains(".test.")
+        || file.contains(".spec.")
+        || (file.ends_with(".java")
+            && (stem.ends_with("Test") || stem.ends_with("Tests") || stem.ends_with("IT")))
 }
 
 #[cfg(test)]
@@ -50,5 +51,9 @@ mod tests {
         assert!(!is_test_path("src/contest.py"));
         assert!(!is_test_path("lib/testament.js"));
         assert!(!is_test_path("unittest/case.py"));
+        assert!(is_test_path("Lib/TESTS/x.py"));
+        assert!(is_test_path("conftest.py"));
+        assert!(!is_test_path("tests.py"));
+        assert!(is_test_path("a/Integration_Tests/b.go"));
     }
 }
