@@ -111,7 +111,10 @@ impl Stage {
 fn stages_from(first: usize) -> &'static meta::Regex {
     static ALL: [OnceLock<meta::Regex>; Stage::ALL.len()] = [const { OnceLock::new() }; 5];
     ALL[first].get_or_init(|| {
-        let patterns: Vec<_> = Stage::ALL[first..].iter().map(|s| s.pattern()).collect();
+        let patterns: Vec<String> = Stage::ALL[first..]
+            .iter()
+            .map(|s| crate::ascii_classes(&s.pattern()))
+            .collect();
         meta::Regex::new_many(&patterns).expect("the surroundings' patterns are valid")
     })
 }
