@@ -8,8 +8,11 @@
 //! arguments ([`Cx::bound`]): the rules follow a parameter as they follow a local, so whatever
 //! they make of a message (a printf format, a concatenation, a translated literal) they make of
 //! the argument. A raiser that hands its message to another (`failExpecting(expected)` calling
-//! `fail("Expected " + expected)`) is a raiser too, up to [`MAX_DEPTH`] calls deep. Only
-//! raisers and calls of the same file are read.
+//! `fail("Expected " + expected)`) is a raiser too, up to [`MAX_DEPTH`] calls deep. So is a
+//! Python exception class whose `__init__` words the message it is given: a raise of the class
+//! (`raise JSONDecodeError("Expecting value", s, pos)`) is read as a call of its `__init__`, and
+//! its record is the message the class makes of it. Only raisers and calls of the same file are
+//! read.
 
 use std::cell::Cell;
 use std::collections::{HashMap, HashSet};
