@@ -33,7 +33,7 @@ struct Span {
     end: u32,
 }
 
-impl<'a> Line<'a> {
+impl Line<'_> {
     /// The candidate message texts, most stripped first; the last is the whole line.
     pub fn texts(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
         self.spans.iter().map(|s| self.span(*s))

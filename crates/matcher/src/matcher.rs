@@ -133,29 +133,22 @@ impl Matcher {
             ..LoadReport::default()
         };
         // Records that share a pattern share its template: the first of them compiles it.
-        let mut firsts: Vec<u32> = Vec::new();
         let mut sharing: Vec<Vec<u32>> = Vec::new();
         let mut by_pattern: foldhash::HashMap<&str, u32> = foldhash::HashMap::default();
         for (i, e) in entries.iter().enumerate() {
-            match by_pattern.entry(e.pattern.as_str()) {
-                std::collections::hash_map::Entry::Occupied(t) => {
-                    sharing[*t.get() as usize].push(i as u32);
-                }
-                std::collections::hash_map::Entry::Vacant(v) => {
-                    v.insert(firsts.len() as u32);
-                    firsts.push(i as u32);
-                    sharing.push(vec![i as u32]);
-                }
-            }
+            let t = *by_pattern.entry(e.pattern.as_str()).or_insert_with(|| {
+                sharing.push(Vec::new());
+                (sharing.len() - 1) as u32
+            });
+            sharing[t as usize].push(i as u32);
         }
         drop(by_pattern);
         // Compiled on every core: at 50,000 records this is most of the time a scan takes to
         // start.
-        let compiled: Vec<Result<Shape, Refused>> = firsts
+        let compiled: Vec<Result<Shape, Refused>> = sharing
             .par_iter()
-            .map(|&i| Shape::compile(&entries[i as usize].pattern))
+            .map(|with| Shape::compile(&entries[with[0] as usize].pattern))
             .collect();
-        let mut templates: Vec<Template> = Vec::with_capacity(compiled.len());
         let mut shapes = Vec::with_capacity(compiled.len());
         for (result, with) in compiled.into_iter().zip(sharing) {
             match result {
@@ -175,11 +168,10 @@ impl Matcher {
                 }
             }
         }
-        templates.par_extend(
-            shapes
-                .into_par_iter()
-                .map(|(shape, with)| Template::new(shape, with, false)),
-        );
+        let mut templates: Vec<Template> = shapes
+            .into_par_iter()
+            .map(|(shape, with)| Template::new(shape, with, false))
+            .collect();
         report.templates = templates.len();
         // The first line of each message of several lines, with the same records.
         let heads: Vec<Template> = templates

@@ -5,8 +5,8 @@
 //! is found: at 50,000 templates a rendered log line has about nine, of which seven or eight do
 //! not match. Each of those cost a search for its fragments, reached through pointers to
 //! memory not in cache. A template can be found in a text only if every three bytes of its
-//! literal text are in it, so one comparison of the template's set with the line's, made once
-//! a line, rejects nearly all of them.
+//! literal text are in it, so one comparison of the template's set with the line's (made once
+//! for a line with more than a couple of candidates) rejects nearly all of them.
 
 /// The windows of a text or of a template's literal text, hashed to 512 bits.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

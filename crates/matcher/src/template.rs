@@ -126,23 +126,28 @@ impl Shape {
             lead: *lead,
             trail: true,
         };
-        (shape.literal_alnum() >= MIN_LITERAL_ALNUM && shape.words() >= 2).then_some(shape)
+        let (alnum, words) = shape.letters_and_words();
+        (alnum >= MIN_LITERAL_ALNUM && words >= 2).then_some(shape)
     }
 
     /// Words (runs of letters, digits and underscores) in the literal text.
     pub fn words(&self) -> usize {
-        self.count_in_literals(|s| letters_and_words(s).1)
+        self.letters_and_words().1
     }
 
     fn literal_alnum(&self) -> usize {
-        self.count_in_literals(|s| letters_and_words(s).0)
+        self.letters_and_words().0
     }
 
-    /// `count` summed over the literal texts.
-    fn count_in_literals(&self, count: impl Fn(&str) -> usize) -> usize {
+    /// The letters and digits of the literal text, and its words.
+    fn letters_and_words(&self) -> (usize, usize) {
+        let add = |(a, w): (usize, usize), s: &str| {
+            let (b, x) = letters_and_words(s);
+            (a + b, w + x)
+        };
         match self {
-            Shape::Fragments { literals, .. } => literals.iter().map(|l| count(l)).sum(),
-            Shape::Regex(re) => count(&regex_literal_text(re.as_str())),
+            Shape::Fragments { literals, .. } => literals.iter().fold((0, 0), |n, l| add(n, l)),
+            Shape::Regex(re) => add((0, 0), &regex_literal_text(re.as_str())),
         }
     }
 

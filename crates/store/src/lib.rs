@@ -337,6 +337,14 @@ impl Filter {
     }
 }
 
+/// What a failure to open the database at `path` becomes: the path to check, and why.
+fn open_error(path: &Path) -> impl Fn(rusqlite::Error) -> Error + Copy + '_ {
+    move |source| Error::Open {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
 /// The knowledge base.
 pub struct Store {
     conn: Connection,
@@ -346,10 +354,7 @@ pub struct Store {
 impl Store {
     /// Opens the database at `path`, creating it (and its folder) if needed, and migrates it.
     pub fn open(path: &Path) -> Result<Store> {
-        let open_err = |source| Error::Open {
-            path: path.to_path_buf(),
-            source,
-        };
+        let open_err = open_error(path);
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|e| {
                 open_err(rusqlite::Error::SqliteFailure(
@@ -375,10 +380,7 @@ impl Store {
 
     /// Opens a database that must already exist (reading commands never create one).
     pub fn open_existing(path: &Path) -> Result<Store> {
-        let open_err = |source| Error::Open {
-            path: path.to_path_buf(),
-            source,
-        };
+        let open_err = open_error(path);
         let conn = Connection::open_with_flags(
             path,
             rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,

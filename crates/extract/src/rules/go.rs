@@ -6,7 +6,7 @@ use tree_sitter::Node;
 
 use super::{
     concatenation, first_named, http_status, is_logger, is_message_name, last_segment,
-    log_severity, named_children, returned_text, returns_in, Cx, Found, Rules, Splice,
+    log_severity, named_children, returned_text, returns_of, Cx, Found, Rules, Splice,
     MIN_ERROR_TEXT,
 };
 use crate::text::{printf_template, strip_quotes, unescape};
@@ -21,13 +21,10 @@ impl Rules for Go {
     }
 
     fn sites_within<'t>(&self, node: Node<'t>, cx: &Cx<'_>) -> Vec<Node<'t>> {
-        let mut out = Vec::new();
-        if node.kind() == "method_declaration" && is_error_method(node, cx) {
-            if let Some(body) = node.child_by_field_name("body") {
-                returns_in(body, &["func_literal"], &mut out);
-            }
+        if !is_error_method(node, cx) {
+            return Vec::new();
         }
-        out
+        returns_of(node, &["func_literal"])
     }
 
     fn site<'t>(&self, node: Node<'t>, cx: &Cx<'_>) -> Option<Found<'t>> {
@@ -305,7 +302,8 @@ impl Go {
 /// Whether a method declaration is `func (r T) Error() string`, which makes `T` an error type.
 fn is_error_method(method: Node<'_>, cx: &Cx<'_>) -> bool {
     let named = |f: &str| method.child_by_field_name(f).map(|n| cx.text(n));
-    named("name") == Some("Error")
+    method.kind() == "method_declaration"
+        && named("name") == Some("Error")
         && named("result") == Some("string")
         && method
             .child_by_field_name("parameters")

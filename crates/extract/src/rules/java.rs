@@ -8,7 +8,7 @@ use tree_sitter::Node;
 use super::{
     assignment_value, concatenation, declarator_value, enclosing, extended_class, first_named,
     is_error_class, is_logger, last_segment, log_severity, named_children, returned_text,
-    returns_in, Cx, Found, Rules, Splice,
+    returns_of, Cx, Found, Rules, Splice,
 };
 use crate::text::{brace_template, printf_template, strip_quotes, unescape};
 
@@ -30,13 +30,10 @@ impl Rules for Java {
     /// The `return`s of an exception class's `getMessage()`: its trigger word is in the
     /// method's name, above them.
     fn sites_within<'t>(&self, node: Node<'t>, cx: &Cx<'_>) -> Vec<Node<'t>> {
-        let mut out = Vec::new();
-        if is_get_message(node, cx) {
-            if let Some(body) = node.child_by_field_name("body") {
-                returns_in(body, &["lambda_expression", "class_body"], &mut out);
-            }
+        if !is_get_message(node, cx) {
+            return Vec::new();
         }
-        out
+        returns_of(node, &["lambda_expression", "class_body"])
     }
 
     fn site<'t>(&self, node: Node<'t>, cx: &Cx<'_>) -> Option<Found<'t>> {

@@ -830,16 +830,23 @@ pub(crate) fn returned_text<'t>(
     (message.literal_alnum() >= MIN_ERROR_TEXT).then(|| Found::new(ret, message, ty).class(class))
 }
 
-/// The `return` statements under `node`, not those of the `nested` functions and classes in
-/// it: the texts an error type's `Error()`, `__str__` or `getMessage()` method returns.
-pub(crate) fn returns_in<'t>(node: Node<'t>, nested: &[&str], out: &mut Vec<Node<'t>>) {
-    for child in named_children(node) {
-        match child.kind() {
-            "return_statement" => out.push(child),
-            k if nested.contains(&k) => {}
-            _ => returns_in(child, nested, out),
+/// The `return` statements of `method`'s body, not those of the `nested` functions and classes
+/// in it: the texts an error type's `Error()`, `__str__` or `getMessage()` method returns.
+pub(crate) fn returns_of<'t>(method: Node<'t>, nested: &[&str]) -> Vec<Node<'t>> {
+    fn walk<'t>(node: Node<'t>, nested: &[&str], out: &mut Vec<Node<'t>>) {
+        for child in named_children(node) {
+            match child.kind() {
+                "return_statement" => out.push(child),
+                k if nested.contains(&k) => {}
+                _ => walk(child, nested, out),
+            }
         }
     }
+    let mut out = Vec::new();
+    if let Some(body) = method.child_by_field_name("body") {
+        walk(body, nested, &mut out);
+    }
+    out
 }
 
 /// Whether a class name is an error class's: `…Error` or `…Exception`.

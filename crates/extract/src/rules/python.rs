@@ -7,7 +7,7 @@ use tree_sitter::Node;
 use super::{
     assignment_value, concatenation, enclosing, first_named, http_status, is_class_name,
     is_error_class, is_logger, last_segment, log_severity, named_children, returned_text,
-    returns_in, Cx, Found, Rules, Splice,
+    returns_of, Cx, Found, Rules, Splice,
 };
 use crate::text::{brace_template, compact, printf_template, printf_template_with, unescape};
 
@@ -37,19 +37,10 @@ impl Rules for Python {
     /// The `return`s of a `__str__` method: its trigger word is in the method's name, above
     /// them.
     fn sites_within<'t>(&self, node: Node<'t>, cx: &Cx<'_>) -> Vec<Node<'t>> {
-        let mut out = Vec::new();
-        let is_str = node.kind() == "function_definition"
-            && node
-                .child_by_field_name("name")
-                .is_some_and(|n| cx.text(n) == "__str__");
-        if let Some(body) = node.child_by_field_name("body").filter(|_| is_str) {
-            returns_in(
-                body,
-                &["function_definition", "lambda", "class_definition"],
-                &mut out,
-            );
+        if !is_str_method(node, cx) {
+            return Vec::new();
         }
-        out
+        returns_of(node, &["function_definition", "lambda", "class_definition"])
     }
 
     fn site<'t>(&self, node: Node<'t>, cx: &Cx<'_>) -> Option<Found<'t>> {
@@ -84,9 +75,7 @@ impl Python {
     /// return with too little literal text to recognise (`f"{self.code}: {self.msg}"`) is none.
     fn str_text<'t>(&self, ret: Node<'t>, cx: &Cx<'_>) -> Option<Found<'t>> {
         let method = enclosing(ret, &["function_definition", "lambda"])?;
-        if method.kind() != "function_definition"
-            || cx.text(method.child_by_field_name("name")?) != "__str__"
-        {
+        if !is_str_method(method, cx) {
             return None;
         }
         let class = enclosing_exception_class(method, cx)?;
@@ -399,6 +388,14 @@ fn string_template(
         }
     }
     t
+}
+
+/// Whether a function is a `__str__` method, which words what an exception class prints.
+fn is_str_method(function: Node<'_>, cx: &Cx<'_>) -> bool {
+    function.kind() == "function_definition"
+        && function
+            .child_by_field_name("name")
+            .is_some_and(|n| cx.text(n) == "__str__")
 }
 
 /// Whether `receiver` of an `error(…)` call is a command-line parser: a name ending in
