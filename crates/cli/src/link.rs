@@ -59,6 +59,9 @@ impl Links {
             names.extend(h.function.iter().cloned());
             names.extend(handled_name(h.class.as_deref()));
             names.extend(h.class.iter().cloned());
+            // An error class's own text is linked to the places that create the class, which
+            // name it by its last segment (`new URISyntaxException(…)`).
+            names.extend(h.class.as_deref().map(|c| last_segment(c).to_owned()));
         }
         names.retain(|n| is_distinct_name(n));
         let index = store.ref_index(repo, &names, MAX_LINKS + 1, &family)?;
@@ -178,8 +181,11 @@ fn relink(mut item: Explained, index: &RefIndex) -> Option<Explained> {
         &facts,
         item.record.error_class.as_deref(),
     );
-    let found_callers: Vec<Reference> = match &facts.function {
-        Some(f) => callers(index, &f.name, fam)
+    let own_class = errata_explain::own_text_class(&item.record, &facts);
+    let found_callers: Vec<Reference> = match (&facts.function, own_class) {
+        // The text every error of a class carries: where the class is created.
+        (Some(_), Some(class)) => creations(index, class, fam, &item.record.file_path),
+        (Some(f), None) => callers(index, &f.name, fam)
             .into_iter()
             // A call from the function itself is recursion, not a caller.
             .filter(|c| {
@@ -188,7 +194,7 @@ fn relink(mut item: Explained, index: &RefIndex) -> Option<Explained> {
             .take(MAX_LINKS)
             .collect(),
         // A Go sentinel (`var ErrX = errors.New(…)`): the functions that return it.
-        None => match &sentinel {
+        (None, _) => match &sentinel {
             Some(name) => index
                 .get(RefKind::Use, name, fam)
                 .iter()
@@ -239,6 +245,27 @@ fn callers(index: &RefIndex, name: &str, fam: u8) -> Vec<Reference> {
         .iter()
         .map(|f| reference(f, defined <= 1))
         .collect()
+}
+
+/// The places that create an error class (`new X(…)`, `raise X(…)`, `&X{…}`): the code's
+/// before the tests', and those in the record's own folder first (a class of that name
+/// elsewhere may be another one).
+fn creations(index: &RefIndex, class: &str, fam: u8, file: &str) -> Vec<Reference> {
+    let folder = |p: &str| p.rsplit_once('/').map_or("", |(dir, _)| dir).to_owned();
+    let here = folder(file);
+    let mut found: Vec<Reference> = index
+        .get(RefKind::Call, last_segment(class), fam)
+        .iter()
+        .map(|f| reference(f, true))
+        .collect();
+    found.sort_by_key(|r| (errata_model::is_test_path(&r.file), folder(&r.file) != here));
+    found.truncate(MAX_LINKS);
+    found
+}
+
+/// The last name of a dotted or `::` path: `URISyntaxException` of `java.net.URISyntaxException`.
+fn last_segment(class: &str) -> &str {
+    class.rsplit(['.', ':']).next().unwrap_or(class)
 }
 
 /// The handlers of a class. A class caught all over the repository (`ValueError`,

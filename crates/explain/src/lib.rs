@@ -123,6 +123,15 @@ pub fn explain_record(record: &errata_model::Record, facts: &Facts) -> Option<Ex
     }))
 }
 
+/// The error class whose own text a stored record is (the `Error()`, `__str__`, `getMessage()`,
+/// `Display` or constructor that words every error of the class), when it is one: such a
+/// record is linked to the places that create the class rather than to the callers of its
+/// method.
+pub fn own_text_class<'a>(record: &'a errata_model::Record, facts: &Facts) -> Option<&'a str> {
+    let lang = Lang::from_path(std::path::Path::new(&record.file_path))?;
+    prose::own_text_of(lang, facts, record.error_class.as_deref()).map(|(class, _)| class)
+}
+
 /// The names of the explanation fields, as the schema spells them.
 pub const FIELDS: [&str; 12] = errata_model::EXPLANATION_FIELDS;
 

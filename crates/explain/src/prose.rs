@@ -5,8 +5,8 @@ use errata_lang::Lang;
 use errata_model::{BackgroundTag, ErrorType, HandlingStrategy};
 
 use crate::{
-    classify, code, function_ref, Binding, ConfigSource, Context, Effect, Parameter, Site, State,
-    Write,
+    classify, code, function_ref, Binding, ConfigSource, Context, Effect, Facts, Parameter, Site,
+    State, Write,
 };
 
 /// Most callers and handlers named in prose.
@@ -177,23 +177,39 @@ fn guard_exprs(site: &Site<'_>) -> Vec<String> {
 }
 
 /// The error type whose own text the site words, and how that text is produced, when the site
-/// is one: Go's `Error()` method of the type, the `fmt` of a Rust type's `Display`, or the
-/// constructor of an error class. Such a text is not raised where it is written: every error of
-/// the type carries it, wherever the error is made.
+/// is one: Go's `Error()` method of the type, the `fmt` of a Rust type's `Display`, Python's
+/// `__str__`, Java's `getMessage()`, or the constructor of an error class. Such a text is not
+/// raised where it is written: every error of the type carries it, wherever the error is made.
 pub(crate) fn own_text(site: &Site<'_>) -> Option<(String, &'static str)> {
-    let f = site.facts.function.as_ref()?;
+    let (class, how) = own_text_of(site.lang, site.facts, site.class)?;
+    Some((class.to_owned(), how))
+}
+
+/// [`own_text`] from what a stored record holds: the class, and how its text is produced.
+pub(crate) fn own_text_of<'a>(
+    lang: Lang,
+    facts: &Facts,
+    class: Option<&'a str>,
+) -> Option<(&'a str, &'static str)> {
+    let f = facts.function.as_ref()?;
     let owner = f.owner.as_deref()?;
-    let class = site.class?;
+    let class = class?;
     let base = class.split("::").next().unwrap_or(class);
     if last_name(base) != last_name(owner) {
         return None;
     }
-    let how = match (site.lang, f.name.as_str()) {
+    let how = match (lang, f.name.as_str()) {
         (Lang::Go, "Error") => {
             "when the error is printed or its text is read, which calls this `Error()` method"
         }
         (Lang::Rust, "fmt") => {
             "when the error is displayed (formatted with `{}`, or turned into a string), which calls this `fmt`"
+        }
+        (Lang::Python, "__str__") => {
+            "when the error is printed or turned into a string, which calls this `__str__`"
+        }
+        (Lang::Java, "getMessage") => {
+            "when the exception's message is read (printed, logged, or `getMessage()` called)"
         }
         (Lang::TypeScript | Lang::JavaScript, "constructor") | (Lang::Python, "__init__") => {
             "when an error of the class is constructed, whatever its caller passes"
@@ -203,7 +219,7 @@ pub(crate) fn own_text(site: &Site<'_>) -> Option<(String, &'static str)> {
         }
         _ => return None,
     };
-    Some((class.to_owned(), how))
+    Some((class, how))
 }
 
 fn last_name(s: &str) -> &str {
@@ -225,6 +241,12 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
             doc.push_str(&format!(
                 " This wording is used when {}.",
                 and_list(&guards)
+            ));
+        }
+        if !facts.callers.is_empty() {
+            doc.push_str(&format!(
+                " The repository creates one in {}.",
+                places(&facts.callers)
             ));
         }
         return doc;
@@ -444,8 +466,13 @@ fn handler_of<'a>(site: &Site<'a>) -> Option<(&'a str, u32)> {
 pub(crate) fn trigger_scenarios(site: &Site<'_>) -> String {
     let facts = site.facts;
     if let Some((class, how)) = own_text(site) {
+        let created = if facts.callers.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", places(&facts.callers))
+        };
         return format!(
-            "Any `{class}` error shows this text {how}. The failure itself happened where that `{class}` was created."
+            "Any `{class}` error shows this text {how}. The failure itself happened where that `{class}` was created{created}."
         );
     }
     let mut out = match &facts.function {
@@ -570,9 +597,16 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
     let facts = site.facts;
     let mut out: Vec<String> = Vec::new();
     if let Some((class, _)) = own_text(site) {
-        out.push(format!(
-            "Find where the `{class}` is created: the text only words it. The values in the message say which input or state made it."
-        ));
+        out.push(if facts.callers.is_empty() {
+            format!(
+                "Find where the `{class}` is created: the text only words it. The values in the message say which input or state made it."
+            )
+        } else {
+            format!(
+                "Find which of the places that create a `{class}` ran: {}. The text only words the error; the values in the message say which input or state made it.",
+                places(&facts.callers)
+            )
+        });
         out.push(format!(
             "Recognise the error by its type rather than its text (see typeGuard): every `{class}` carries this wording."
         ));

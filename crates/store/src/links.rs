@@ -133,6 +133,15 @@ impl RefIndex {
         let list = self.found.entry(key).or_default();
         if list.len() < limit {
             list.push(found());
+        } else if !errata_model::is_test_path(path) {
+            // Past the limit, a reference from the code itself takes the place of one from a
+            // test: those are what a reader of the record is after.
+            if let Some(i) = list
+                .iter()
+                .rposition(|f| errata_model::is_test_path(&f.file))
+            {
+                list[i] = found();
+            }
         }
     }
 
@@ -149,7 +158,8 @@ impl RefIndex {
         }
     }
 
-    /// Sorts each list by file and line and keeps its first `limit`, after [`RefIndex::add`].
+    /// Sorts each list by file and line and keeps its first `limit`, after [`RefIndex::add`]
+    /// (or after the places of tests were taken by the code's own references).
     pub fn finish(&mut self, limit: usize) {
         for list in self.found.values_mut() {
             list.sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));

@@ -259,6 +259,58 @@ fn facts_in_each_language() {
         .contains("`pay()` at Bank.java:4"));
 }
 
+/// The text an error class words for itself (a constructor's `super(…)`, Python's `__str__`,
+/// Java's `getMessage()`, Go's `Error()`) is linked to the places that create the class, in
+/// another file, and the explanation names them: that is where the error happened.
+#[test]
+fn an_error_class_s_own_text_names_where_the_class_is_created() {
+    let s = facts_fixture();
+    let records = s.records();
+    for (message, file, function, text) in [
+        (
+            "quota of ${limit} requests exceeded",
+            "client.ts",
+            "charge",
+            "new QuotaError(limit)",
+        ),
+        (
+            "limit of %d connections exceeded",
+            "use.go",
+            "Admit",
+            "LimitError{Max: 10}",
+        ),
+        (
+            "pool of {self.size} connections is full",
+            "app.py",
+            "reserve",
+            "PoolFull(size)",
+        ),
+        (
+            "limit of {max} transfers exceeded",
+            "Bank.java",
+            "transfer",
+            "new LimitException(3)",
+        ),
+    ] {
+        let f = facts_of(&s, &records, message);
+        assert_eq!(refs(&f, "callers"), pairs(&[(file, function)]), "{message}");
+        let r = records
+            .iter()
+            .find(|r| r["errorMessage"] == message)
+            .unwrap();
+        let when = r["triggerScenarios"].as_str().unwrap();
+        assert!(
+            when.contains(&format!("`{function}()` at {file}:")) && when.contains(text),
+            "{when}"
+        );
+        assert!(
+            r["solutions"].to_string().contains(text),
+            "{}",
+            r["solutions"]
+        );
+    }
+}
+
 #[test]
 fn the_seed_explanation_is_reproduced_from_facts() {
     let s = golden_indexed();

@@ -37,6 +37,7 @@ const ASSIGNMENT: u8 = 4;
 const HANDLER: u8 = 8;
 const RETURN: u8 = 16;
 const HELPER: u8 = 32;
+const CREATION: u8 = 64;
 
 /// Node kinds that may handle an error class, by language.
 fn handler_kind(lang: Lang, kind: &str) -> bool {
@@ -49,6 +50,38 @@ fn handler_kind(lang: Lang, kind: &str) -> bool {
             "tuple_struct_pattern" | "struct_pattern" | "scoped_identifier"
         ),
     }
+}
+
+/// Node kinds that create a value of a named type: `new X(…)`, Go's `X{…}`. Python creates
+/// by calling the class, which is a call already.
+fn creation_kind(lang: Lang, kind: &str) -> bool {
+    match lang {
+        Lang::TypeScript | Lang::JavaScript => kind == "new_expression",
+        Lang::Java => kind == "object_creation_expression",
+        Lang::Go => kind == "composite_literal",
+        Lang::Python | Lang::Rust => false,
+    }
+}
+
+/// The error class a creation makes, by its last name: `SandboxNotFoundError` of
+/// `new errors.SandboxNotFoundError(id)`, `NumError` of `&strconv.NumError{…}`. Only names of
+/// error classes are kept (`Error`, `Exception` or Go's `error` in them): `new Map()` and
+/// `Point{1, 2}` create nothing an error record is linked to.
+fn created_class<'s>(lang: Lang, node: Node<'_>, src: &'s str) -> Option<&'s str> {
+    let field = match lang {
+        Lang::TypeScript | Lang::JavaScript => "constructor",
+        _ => "type",
+    };
+    let ty = node.child_by_field_name(field)?;
+    if lang == Lang::Go && !matches!(ty.kind(), "type_identifier" | "qualified_type") {
+        return None;
+    }
+    let text = crate::text::text(ty, src);
+    let text = text.split(['<', '[']).next().unwrap_or(text);
+    let name = text.rsplit('.').next().unwrap_or(text).trim();
+    (is_name(name)
+        && (name.contains("Error") || name.contains("Exception") || name.contains("error")))
+    .then_some(name)
 }
 
 /// Role tables by language and grammar (TSX and TypeScript differ).
@@ -97,6 +130,9 @@ fn role_table(lang: Lang, tree: &Tree) -> Vec<u8> {
             if super::is_helper_kind(kind) {
                 r |= HELPER;
             }
+            if creation_kind(lang, kind) {
+                r |= CREATION;
+            }
             r
         })
         .collect()
@@ -143,6 +179,11 @@ fn scan<'t>(lang: Lang, tree: &'t Tree, src: &str, facts: Option<&FileFacts<'t, 
         } else if role & HANDLER != 0 {
             for h in handled(lang, node, src) {
                 out.push(reference(RefKind::Handler, &h, node, enclosing(), src));
+            }
+        } else if role & CREATION != 0 {
+            // A creation of an error class is a call of it, as Python writes one.
+            if let Some(name) = created_class(lang, node, src) {
+                out.push(reference(RefKind::Call, name, node, enclosing(), src));
             }
         }
         if role & RETURN != 0 {
