@@ -417,14 +417,27 @@ pub(crate) fn try_catch(site: &Site<'_>, strategy: HandlingStrategy) -> String {
         _ => String::new(),
     };
     if the_call.is_empty() {
-        // No function to call: the pattern is the test of a caught error.
+        // No function to call: the pattern is the test of a caught error, around the code that
+        // reaches the site, or for an error type's own text, the first place that creates it.
         let c = comment(site.lang);
+        let reaches = match site
+            .facts
+            .callers
+            .first()
+            .filter(|_| crate::prose::own_text(site).is_some())
+        {
+            Some(r) => match &r.function {
+                Some(f) => format!("{f}() at {}:{}", r.file, r.line),
+                None => format!("{}:{}", r.file, r.line),
+            },
+            None => format!("{}:{}", site.file_path, site.line),
+        };
         return match site.lang {
-            Lang::Python => format!("try:\n    ...  # code that reaches {}:{}\nexcept {} as e:\n    if not is_this_error(e):\n        raise\n    # {}", site.file_path, site.line, site.class.unwrap_or("Exception"), strategy.as_str()),
+            Lang::Python => format!("try:\n    ...  # code that reaches {reaches}\nexcept {} as e:\n    if not is_this_error(e):\n        raise\n    # {}", site.class.unwrap_or("Exception"), strategy.as_str()),
             Lang::Go => format!("if err != nil {{\n\tif isThisError(err) {{\n\t\t{c} {}\n\t}} else {{\n\t\treturn err\n\t}}\n}}", strategy.as_str()),
             Lang::Rust => format!("if let Err(e) = &result {{\n    if is_this_error(e) {{\n        {c} {}\n    }}\n}}", strategy.as_str()),
-            Lang::Java => format!("try {{\n    {c} code that reaches {}:{}\n}} catch ({} e) {{\n    if (!isThisError(e)) throw e;\n    {c} {}\n}}", site.file_path, site.line, site.class.unwrap_or("Exception"), strategy.as_str()),
-            Lang::TypeScript | Lang::JavaScript => format!("try {{\n  {c} code that reaches {}:{}\n}} catch (e) {{\n  if (!isThisError(e)) throw e;\n  {c} {}\n}}", site.file_path, site.line, strategy.as_str()),
+            Lang::Java => format!("try {{\n    {c} code that reaches {reaches}\n}} catch ({} e) {{\n    if (!isThisError(e)) throw e;\n    {c} {}\n}}", site.class.unwrap_or("Exception"), strategy.as_str()),
+            Lang::TypeScript | Lang::JavaScript => format!("try {{\n  {c} code that reaches {reaches}\n}} catch (e) {{\n  if (!isThisError(e)) throw e;\n  {c} {}\n}}", strategy.as_str()),
         };
     }
     let c = comment(site.lang);

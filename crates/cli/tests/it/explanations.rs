@@ -308,6 +308,12 @@ fn an_error_class_s_own_text_names_where_the_class_is_created() {
             "{}",
             r["solutions"]
         );
+        // The handling example wraps the code that creates it (Go's tests the returned error).
+        let pattern = r["tryCatchPattern"].as_str().unwrap();
+        assert!(
+            file == "use.go" || pattern.contains(&format!("reaches {function}() at {file}:")),
+            "{pattern}"
+        );
     }
 }
 
