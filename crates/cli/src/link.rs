@@ -61,7 +61,7 @@ impl Links {
             names.extend(h.class.iter().cloned());
             // An error class's own text is linked to the places that create the class, which
             // name it by its last segment (`new URISyntaxException(…)`).
-            names.extend(h.class.as_deref().map(|c| last_segment(c).to_owned()));
+            names.extend(h.class.as_deref().map(class_name));
         }
         names.retain(|n| is_distinct_name(n));
         let index = store.ref_index(repo, &names, MAX_LINKS + 1, &family)?;
@@ -184,7 +184,7 @@ fn relink(mut item: Explained, index: &RefIndex) -> Option<Explained> {
     let own_class = errata_explain::own_text_class(&item.record, &facts);
     let found_callers: Vec<Reference> = match (&facts.function, own_class) {
         // The text every error of a class carries: where the class is created.
-        (Some(_), Some(class)) => creations(index, class, fam, &item.record.file_path),
+        (_, Some(class)) => creations(index, class, fam, &item.record.file_path),
         (Some(f), None) => callers(index, &f.name, fam)
             .into_iter()
             // A call from the function itself is recursion, not a caller.
@@ -194,7 +194,7 @@ fn relink(mut item: Explained, index: &RefIndex) -> Option<Explained> {
             .take(MAX_LINKS)
             .collect(),
         // A Go sentinel (`var ErrX = errors.New(…)`): the functions that return it.
-        (None, _) => match &sentinel {
+        (None, None) => match &sentinel {
             Some(name) => index
                 .get(RefKind::Use, name, fam)
                 .iter()
@@ -254,18 +254,13 @@ fn creations(index: &RefIndex, class: &str, fam: u8, file: &str) -> Vec<Referenc
     let folder = |p: &str| p.rsplit_once('/').map_or("", |(dir, _)| dir).to_owned();
     let here = folder(file);
     let mut found: Vec<Reference> = index
-        .get(RefKind::Call, last_segment(class), fam)
+        .get(RefKind::Call, &class_name(class), fam)
         .iter()
         .map(|f| reference(f, true))
         .collect();
     found.sort_by_key(|r| (errata_model::is_test_path(&r.file), folder(&r.file) != here));
     found.truncate(MAX_LINKS);
     found
-}
-
-/// The last name of a dotted or `::` path: `URISyntaxException` of `java.net.URISyntaxException`.
-fn last_segment(class: &str) -> &str {
-    class.rsplit(['.', ':']).next().unwrap_or(class)
 }
 
 /// The handlers of a class. A class caught all over the repository (`ValueError`,
@@ -309,8 +304,15 @@ fn reference(f: &Found, exact: bool) -> Reference {
 /// The name a handler of `class` is stored under: `Enum::Variant` for a Rust variant, the
 /// last segment otherwise. Generic classes have no handler of their own.
 fn handled_name(class: Option<&str>) -> Option<String> {
-    let class = class?;
-    let name = match class.rsplit_once("::") {
+    let name = class_name(class?);
+    (!GENERIC_CLASSES.contains(&name.as_str())).then_some(name)
+}
+
+/// The name references give a class, by which its handlers and creations are found:
+/// `Enum::Variant` for a Rust variant, the last segment otherwise (`URISyntaxException` of
+/// `java.net.URISyntaxException`, `PathError` of `*PathError`).
+fn class_name(class: &str) -> String {
+    match class.rsplit_once("::") {
         Some((path, variant)) => {
             let e = path.rsplit("::").next().unwrap_or(path);
             format!("{e}::{variant}")
@@ -321,8 +323,7 @@ fn handled_name(class: Option<&str>) -> Option<String> {
             .next()
             .unwrap_or(class)
             .to_owned(),
-    };
-    (!GENERIC_CLASSES.contains(&name.as_str())).then_some(name)
+    }
 }
 
 #[cfg(test)]

@@ -191,9 +191,17 @@ pub(crate) fn own_text_of<'a>(
     facts: &Facts,
     class: Option<&'a str>,
 ) -> Option<(&'a str, &'static str)> {
+    let class = class?;
+    // thiserror's `#[error("…")]` on a variant or a struct: outside any function, the only
+    // Rust record that is.
+    if lang == Lang::Rust && facts.function.is_none() {
+        return Some((
+            class,
+            "when the error is displayed (formatted with `{}`, or turned into a string), whose `Display` its `#[error(…)]` attribute derives",
+        ));
+    }
     let f = facts.function.as_ref()?;
     let owner = f.owner.as_deref()?;
-    let class = class?;
     let base = class.split("::").next().unwrap_or(class);
     if last_name(base) != last_name(owner) {
         return None;
@@ -229,9 +237,12 @@ fn last_name(s: &str) -> &str {
 pub(crate) fn documentation(site: &Site<'_>) -> String {
     let facts = site.facts;
     if let Some((class, how)) = own_text(site) {
+        let written = match &facts.function {
+            Some(_) => function_ref(site),
+            None => "its `#[error(…)]` attribute".to_owned(),
+        };
         let mut doc = format!(
-            "This is the text of every `{class}` error, written in {} ({}:{}): \"{}\". It is produced {how}, so the error itself is made elsewhere, where a `{class}` is created and returned or raised.",
-            function_ref(site),
+            "This is the text of every `{class}` error, written in {written} ({}:{}): \"{}\". It is produced {how}, so the error itself is made elsewhere, where a `{class}` is created and returned or raised.",
             site.file_path,
             site.line,
             site.message.replace('`', "\\`")
@@ -593,6 +604,16 @@ pub(crate) fn common_situations(site: &Site<'_>, bg: BackgroundTag) -> String {
     out
 }
 
+/// The first handlers of the error in the repository, as solutions.
+fn handled_as(facts: &Facts) -> impl Iterator<Item = String> + '_ {
+    facts.handlers.iter().take(2).map(|h| {
+        format!(
+            "Handle it as {}:{} already does (`{}`).",
+            h.file, h.line, h.text
+        )
+    })
+}
+
 pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<String> {
     let facts = site.facts;
     let mut out: Vec<String> = Vec::new();
@@ -610,6 +631,7 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
         out.push(format!(
             "Recognise the error by its type rather than its text (see typeGuard): every `{class}` carries this wording."
         ));
+        out.extend(handled_as(facts));
         return out;
     }
     let fname = function_ref(site);
@@ -678,12 +700,7 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
             "Keep the code of the `try` before `{clause}` (line {line}) from failing: {fname} raises this only after that clause caught an error."
         ));
     }
-    for h in facts.handlers.iter().take(2) {
-        out.push(format!(
-            "Handle it as {}:{} already does (`{}`).",
-            h.file, h.line, h.text
-        ));
-    }
+    out.extend(handled_as(facts));
     out.push(match strategy {
         HandlingStrategy::Retry => {
             format!("Retry the call to {fname} after a delay: the condition may clear on its own.")

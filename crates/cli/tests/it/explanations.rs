@@ -291,6 +291,19 @@ fn an_error_class_s_own_text_names_where_the_class_is_created() {
             "transfer",
             "new LimitException(3)",
         ),
+        // thiserror's `#[error(…)]` on a variant, created by a call or a struct expression.
+        (
+            "slot {0} is out of range",
+            "queue.rs",
+            "slot",
+            "StoreError::OutOfRange(i)",
+        ),
+        (
+            "store is read-only since {since}",
+            "queue.rs",
+            "slot",
+            "crate::store::StoreError::ReadOnly { since: frozen_at }",
+        ),
     ] {
         let f = facts_of(&s, &records, message);
         assert_eq!(refs(&f, "callers"), pairs(&[(file, function)]), "{message}");
@@ -308,13 +321,19 @@ fn an_error_class_s_own_text_names_where_the_class_is_created() {
             "{}",
             r["solutions"]
         );
-        // The handling example wraps the code that creates it (Go's tests the returned error).
+        // The handling example wraps the code that creates it (Go's and Rust's test the
+        // returned error).
         let pattern = r["tryCatchPattern"].as_str().unwrap();
         assert!(
-            file == "use.go" || pattern.contains(&format!("reaches {function}() at {file}:")),
+            file.ends_with(".go")
+                || file.ends_with(".rs")
+                || pattern.contains(&format!("reaches {function}() at {file}:")),
             "{pattern}"
         );
     }
+    // A variant matched in a pattern is handled there, once.
+    let f = facts_of(&s, &records, "slot {0} is out of range");
+    assert_eq!(refs(&f, "handlers"), pairs(&[("queue.rs", "first_slot")]));
 }
 
 #[test]

@@ -59,7 +59,8 @@ fn creation_kind(lang: Lang, kind: &str) -> bool {
         Lang::TypeScript | Lang::JavaScript => kind == "new_expression",
         Lang::Java => kind == "object_creation_expression",
         Lang::Go => kind == "composite_literal",
-        Lang::Python | Lang::Rust => false,
+        Lang::Rust => kind == "struct_expression",
+        Lang::Python => false,
     }
 }
 
@@ -67,9 +68,10 @@ fn creation_kind(lang: Lang, kind: &str) -> bool {
 /// `new errors.SandboxNotFoundError(id)`, `NumError` of `&strconv.NumError{…}`. Only names of
 /// error classes are kept (`Error`, `Exception` or Go's `error` in them): `new Map()` and
 /// `Point{1, 2}` create nothing an error record is linked to.
-fn created_class<'s>(lang: Lang, node: Node<'_>, src: &'s str) -> Option<&'s str> {
+fn created_class(lang: Lang, node: Node<'_>, src: &str) -> Option<String> {
     let field = match lang {
         Lang::TypeScript | Lang::JavaScript => "constructor",
+        Lang::Rust => "name",
         _ => "type",
     };
     let ty = node.child_by_field_name(field)?;
@@ -78,10 +80,46 @@ fn created_class<'s>(lang: Lang, node: Node<'_>, src: &'s str) -> Option<&'s str
     }
     let text = crate::text::text(ty, src);
     let text = text.split(['<', '[']).next().unwrap_or(text);
+    // A Rust variant is named as its records' classes are: `StoreError::ReadOnly`.
+    if lang == Lang::Rust && text.contains("::") {
+        return variant_created(text);
+    }
     let name = text.rsplit('.').next().unwrap_or(text).trim();
     (is_name(name)
         && (name.contains("Error") || name.contains("Exception") || name.contains("error")))
-    .then_some(name)
+    .then(|| name.to_owned())
+}
+
+/// The `Enum::Variant` a Rust path creates, when both are type names: `StoreError::NotFound`
+/// of `StoreError::NotFound(key)` or `crate::StoreError::NotFound { .. }`, not `String::from`.
+fn variant_created(path: &str) -> Option<String> {
+    let v = variant(path)?;
+    v.split("::")
+        .all(|p| p.starts_with(|c: char| c.is_ascii_uppercase()))
+        .then_some(v)
+}
+
+/// The variant a Rust call or bare path creates, as the argument of `Err(…)` or as a call of a
+/// tuple variant: `Err(StoreError::Closed)`, `StoreError::NotFound(key)`.
+fn rust_creation(node: Node<'_>, src: &str) -> Option<String> {
+    let text = |n: Node<'_>| crate::text::text(n, src);
+    match node.kind() {
+        "call_expression" => {
+            let f = node.child_by_field_name("function")?;
+            (f.kind() == "scoped_identifier")
+                .then(|| variant_created(text(f)))
+                .flatten()
+        }
+        "scoped_identifier" => {
+            let args = node.parent().filter(|p| p.kind() == "arguments")?;
+            let call = args.parent()?;
+            let f = call.child_by_field_name("function")?;
+            (text(f) == "Err")
+                .then(|| variant_created(text(node)))
+                .flatten()
+        }
+        _ => None,
+    }
 }
 
 /// Role tables by language and grammar (TSX and TypeScript differ).
@@ -176,14 +214,26 @@ fn scan<'t>(lang: Lang, tree: &'t Tree, src: &str, facts: Option<&FileFacts<'t, 
             if let Some(h) = call_handler(lang, node, src) {
                 out.push(reference(RefKind::Handler, &h, node, enclosing(), src));
             }
+            if let Some(v) = (lang == Lang::Rust)
+                .then(|| rust_creation(node, src))
+                .flatten()
+            {
+                out.push(reference(RefKind::Call, &v, node, enclosing(), src));
+            }
         } else if role & HANDLER != 0 {
             for h in handled(lang, node, src) {
                 out.push(reference(RefKind::Handler, &h, node, enclosing(), src));
             }
+            if let Some(v) = (lang == Lang::Rust)
+                .then(|| rust_creation(node, src))
+                .flatten()
+            {
+                out.push(reference(RefKind::Call, &v, node, enclosing(), src));
+            }
         } else if role & CREATION != 0 {
             // A creation of an error class is a call of it, as Python writes one.
             if let Some(name) = created_class(lang, node, src) {
-                out.push(reference(RefKind::Call, name, node, enclosing(), src));
+                out.push(reference(RefKind::Call, &name, node, enclosing(), src));
             }
         }
         if role & RETURN != 0 {
@@ -366,8 +416,12 @@ fn handled(lang: Lang, node: Node<'_>, src: &str) -> Vec<String> {
             .and_then(|t| variant(text(t)))
             .into_iter()
             .collect(),
+        // The type of a pattern (`StoreError::NotFound` of `StoreError::NotFound(k)`) is
+        // that pattern's handler already.
         (Lang::Rust, "scoped_identifier")
-            if node.parent().is_some_and(|p| p.kind().ends_with("pattern")) =>
+            if node.parent().is_some_and(|p| {
+                p.kind().ends_with("pattern") && p.child_by_field_name("type") != Some(node)
+            }) =>
         {
             variant(text(node)).into_iter().collect()
         }
@@ -420,6 +474,56 @@ mod tests {
             .into_iter()
             .map(|r| (r.kind, r.name, r.function))
             .collect()
+    }
+
+    #[test]
+    fn creations_of_error_classes_are_calls_of_them() {
+        let calls = |lang, file, src| -> Vec<String> {
+            refs(lang, file, src)
+                .into_iter()
+                .filter(|r| r.0 == RefKind::Call)
+                .map(|r| r.1)
+                .collect()
+        };
+        assert_eq!(
+            calls(
+                Lang::TypeScript,
+                "a.ts",
+                "function f() { const m = new Map(); throw new errors.QuotaError(m.size); }"
+            ),
+            ["QuotaError"]
+        );
+        assert_eq!(
+            calls(
+                Lang::Go,
+                "a.go",
+                "package a\nfunc F() error { p := Point{1, 2}; return &fs.PathError{Op: \"open\"} }\n"
+            ),
+            ["PathError"]
+        );
+        assert_eq!(
+            calls(
+                Lang::Java,
+                "A.java",
+                "class A { void f() { var l = new ArrayList<String>(); throw new java.io.UncheckedIOException(null); } }"
+            ),
+            ["UncheckedIOException"]
+        );
+        // Rust: a tuple variant called, a struct variant, a unit variant in `Err(…)`; not
+        // `String::from`. A variant matched in a pattern is one handler, not two.
+        let r = refs(
+            Lang::Rust,
+            "a.rs",
+            "fn f(k: &str) -> Result<(), E> {\n    let s = String::from(k);\n    if s.is_empty() { return Err(E::Missing(s)); }\n    if k == \"x\" { return Err(E::Locked { by: 1 }); }\n    match g() { Err(E::Missing(_)) => Err(E::Closed), _ => Ok(()) }\n}\n",
+        );
+        let created: Vec<&str> = r
+            .iter()
+            .filter(|r| r.0 == RefKind::Call && r.1.contains("::"))
+            .map(|r| r.1.as_str())
+            .collect();
+        assert_eq!(created, ["E::Missing", "E::Locked", "E::Closed"]);
+        let handled = r.iter().filter(|r| r.0 == RefKind::Handler).count();
+        assert_eq!(handled, 1, "{r:?}");
     }
 
     #[test]
