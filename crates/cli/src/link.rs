@@ -249,13 +249,17 @@ fn callers(index: &RefIndex, name: &str, fam: u8) -> Vec<Reference> {
 
 /// The places that create an error class (`new X(…)`, `raise X(…)`, `&X{…}`): the code's
 /// before the tests', and those in the record's own folder first (a class of that name
-/// elsewhere may be another one).
+/// elsewhere may be another one; of a generic name, such as `Error`, it is taken to be).
 fn creations(index: &RefIndex, class: &str, fam: u8, file: &str) -> Vec<Reference> {
     let folder = |p: &str| p.rsplit_once('/').map_or("", |(dir, _)| dir).to_owned();
     let here = folder(file);
+    let name = class_name(class);
+    // `Error { inner }` in another folder is another crate's or package's `Error`.
+    let generic = GENERIC_CLASSES.contains(&name.as_str());
     let mut found: Vec<Reference> = index
-        .get(RefKind::Call, &class_name(class), fam)
+        .get(RefKind::Call, &name, fam)
         .iter()
+        .filter(|f| !generic || folder(&f.file) == here)
         .map(|f| reference(f, true))
         .collect();
     found.sort_by_key(|r| (errata_model::is_test_path(&r.file), folder(&r.file) != here));
