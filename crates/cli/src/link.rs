@@ -5,14 +5,12 @@
 use std::collections::HashSet;
 
 use anyhow::Result;
-use errata_explain::{explain_record, Facts, Reference, FIELDS};
+use errata_explain::{explain_record, Facts, Reference, FIELDS, MAX_LINKS};
 use errata_extract::WantedNames;
 use errata_lang::Lang;
 use errata_model::{Ref, RefKind};
 use errata_store::{Explained, Found, HeldBy, RefIndex, Store};
 
-/// Most callers and handlers kept per record.
-const MAX_LINKS: usize = 20;
 /// A function name defined in more files than this (`__init__`, `new`, `run`) says nothing
 /// about which of them is called.
 const MAX_DEFINITIONS: usize = 8;

@@ -132,6 +132,10 @@ pub fn own_text_class<'a>(record: &'a errata_model::Record, facts: &Facts) -> Op
     prose::own_text_of(lang, facts, record.error_class.as_deref()).map(|(class, _)| class)
 }
 
+/// Most callers and handlers a record keeps: a list this long may have been cut, and the prose
+/// says "at least".
+pub const MAX_LINKS: usize = 20;
+
 /// The names of the explanation fields, as the schema spells them.
 pub const FIELDS: [&str; 12] = errata_model::EXPLANATION_FIELDS;
 
@@ -300,6 +304,51 @@ mod tests {
             &facts,
         ));
         assert!(e.type_guard.contains("errors.Is(err, ErrClosed)"));
+    }
+
+    #[test]
+    fn a_list_of_callers_as_long_as_kept_is_said_to_be_at_least_that() {
+        let with_callers = |n: usize| Facts {
+            function: Some(Function {
+                name: "load".into(),
+                ..Function::default()
+            }),
+            callers: (0..n)
+                .map(|i| Reference {
+                    file: format!("c{i}.ts"),
+                    line: 1,
+                    function: Some(format!("f{i}")),
+                    text: "load()".into(),
+                    exact: true,
+                })
+                .collect(),
+            ..Facts::default()
+        };
+        let facts = with_callers(5);
+        let e = explain(&site(Lang::TypeScript, None, "bad config", &facts));
+        assert!(
+            e.trigger_scenarios.contains(" and 2 more places"),
+            "{}",
+            e.trigger_scenarios
+        );
+        assert!(
+            e.common_situations.contains("through 5 call sites"),
+            "{}",
+            e.common_situations
+        );
+        let facts = with_callers(MAX_LINKS);
+        let e = explain(&site(Lang::TypeScript, None, "bad config", &facts));
+        assert!(
+            e.trigger_scenarios.contains(" and at least 17 more places"),
+            "{}",
+            e.trigger_scenarios
+        );
+        assert!(
+            e.common_situations
+                .contains("through at least 20 call sites"),
+            "{}",
+            e.common_situations
+        );
     }
 
     #[test]

@@ -460,6 +460,7 @@ fn places(refs: &[crate::Reference]) -> String {
     let more = refs.len().saturating_sub(MAX_REFS);
     let more = match more {
         0 => String::new(),
+        _ if refs.len() >= crate::MAX_LINKS => format!(" and at least {more} more places"),
         1 => " and 1 more place".to_owned(),
         n => format!(" and {n} more places"),
     };
@@ -592,7 +593,12 @@ pub(crate) fn common_situations(site: &Site<'_>, bg: BackgroundTag) -> String {
     }
     if !site.facts.callers.is_empty() {
         out.push_str(&format!(
-            " It is reached through {} call site{} in the repository.",
+            " It is reached through {}{} call site{} in the repository.",
+            if site.facts.callers.len() >= crate::MAX_LINKS {
+                "at least "
+            } else {
+                ""
+            },
             site.facts.callers.len(),
             if site.facts.callers.len() == 1 {
                 ""
