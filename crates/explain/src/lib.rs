@@ -324,31 +324,27 @@ mod tests {
                 .collect(),
             ..Facts::default()
         };
-        let facts = with_callers(5);
-        let e = explain(&site(Lang::TypeScript, None, "bad config", &facts));
-        assert!(
-            e.trigger_scenarios.contains(" and 2 more places"),
-            "{}",
-            e.trigger_scenarios
-        );
-        assert!(
-            e.common_situations.contains("through 5 call sites"),
-            "{}",
-            e.common_situations
-        );
-        let facts = with_callers(MAX_LINKS);
-        let e = explain(&site(Lang::TypeScript, None, "bad config", &facts));
-        assert!(
-            e.trigger_scenarios.contains(" and at least 17 more places"),
-            "{}",
-            e.trigger_scenarios
-        );
-        assert!(
-            e.common_situations
-                .contains("through at least 20 call sites"),
-            "{}",
-            e.common_situations
-        );
+        for (n, places, sites) in [
+            (5, " and 2 more places", "through 5 call sites"),
+            (
+                MAX_LINKS,
+                " and at least 17 more places",
+                "through at least 20 call sites",
+            ),
+        ] {
+            let facts = with_callers(n);
+            let e = explain(&site(Lang::TypeScript, None, "bad config", &facts));
+            assert!(
+                e.trigger_scenarios.contains(places),
+                "{}",
+                e.trigger_scenarios
+            );
+            assert!(
+                e.common_situations.contains(sites),
+                "{}",
+                e.common_situations
+            );
+        }
     }
 
     #[test]
