@@ -5,8 +5,8 @@
 //! of Hyperscan's FDR or Wu-Manber over many patterns. A table reads the text as grams of a
 //! few bytes at every `stride`-th position; each key is filed under `stride` consecutive grams
 //! of its own (those fewest other keys share), so that wherever the key occurs one of them is
-//! read. A gram read is looked up in a bitmap, and only at a hit are the keys filed under it
-//! compared.
+//! read. A gram read is looked up in a bitmap, where each gram filed set two bits of one word,
+//! and only where both are set are the keys filed under it compared.
 //!
 //! Keys of 11 bytes or more (most) are read as 8-byte grams, which log lines rarely share with
 //! a key, at every 4th position; keys of 7 to 10 bytes as 4-byte grams at every 4th. Shorter
@@ -237,7 +237,7 @@ impl Table {
             for offset in at..at + stride {
                 let g = gram(&k[offset..offset + len]);
                 let s = slot(g, bits_log);
-                bits[s >> 6] |= 1 << (s & 63);
+                bits[s >> 6] |= mark(g, s);
                 let entry = Entry {
                     gram: g,
                     key: i,
@@ -287,7 +287,8 @@ impl Table {
         while i <= last {
             let g = gram(&text[i..i + LEN]);
             let s = slot(g, self.bits_log);
-            if self.bits[s >> 6] & (1 << (s & 63)) != 0 {
+            let m = mark(g, s);
+            if self.bits[s >> 6] & m == m {
                 self.compare(keys, g, s, i, text, found);
             }
             i += stride;
@@ -352,7 +353,20 @@ fn gram(w: &[u8]) -> u64 {
 
 #[inline]
 fn slot(g: u64, bits_log: u32) -> usize {
-    (g.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits_log)) as usize
+    (hash(g) >> (64 - bits_log)) as usize
+}
+
+#[inline]
+fn hash(g: u64) -> u64 {
+    g.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// The two bits a gram sets in its slot's word of the bitmap: the slot's own, and one chosen
+/// by other bits of its hash. A text's gram is looked up only when both are set, which a gram
+/// of no key is about a third as likely to find as one bit, at the same size.
+#[inline]
+fn mark(g: u64, s: usize) -> u64 {
+    (1 << (s & 63)) | (1 << ((hash(g) >> 30) & 63))
 }
 
 #[cfg(test)]
