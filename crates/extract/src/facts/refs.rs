@@ -201,6 +201,12 @@ fn scan<'t>(lang: Lang, tree: &'t Tree, src: &str, facts: Option<&FileFacts<'t, 
         if facts.is_some() && role & HELPER != 0 {
             helpers.push(node);
         }
+        // A Rust variant is also created by a call of it or as the argument of `Err(…)`.
+        if lang == Lang::Rust && role & (CALL | HANDLER) != 0 {
+            if let Some(v) = rust_creation(node, src) {
+                out.push(reference(RefKind::Call, &v, node, enclosing(), src));
+            }
+        }
         if role & FUNCTION != 0 {
             let name = function_name(node, src);
             if let Some(n) = &name {
@@ -214,21 +220,9 @@ fn scan<'t>(lang: Lang, tree: &'t Tree, src: &str, facts: Option<&FileFacts<'t, 
             if let Some(h) = call_handler(lang, node, src) {
                 out.push(reference(RefKind::Handler, &h, node, enclosing(), src));
             }
-            if let Some(v) = (lang == Lang::Rust)
-                .then(|| rust_creation(node, src))
-                .flatten()
-            {
-                out.push(reference(RefKind::Call, &v, node, enclosing(), src));
-            }
         } else if role & HANDLER != 0 {
             for h in handled(lang, node, src) {
                 out.push(reference(RefKind::Handler, &h, node, enclosing(), src));
-            }
-            if let Some(v) = (lang == Lang::Rust)
-                .then(|| rust_creation(node, src))
-                .flatten()
-            {
-                out.push(reference(RefKind::Call, &v, node, enclosing(), src));
             }
         } else if role & CREATION != 0 {
             // A creation of an error class is a call of it, as Python writes one.
