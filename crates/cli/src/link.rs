@@ -55,10 +55,8 @@ impl Links {
         let mut names: HashSet<String> = HashSet::new();
         for h in &held {
             names.extend(h.function.iter().cloned());
-            names.extend(handled_name(h.class.as_deref()));
-            names.extend(h.class.iter().cloned());
-            // An error class's own text is linked to the places that create the class, which
-            // name it by its last segment (`new URISyntaxException(…)`).
+            // References name a class as `class_name` does: its handlers, and the places that
+            // create it, to which an error class's own text is linked.
             names.extend(h.class.as_deref().map(class_name));
         }
         names.retain(|n| is_distinct_name(n));
@@ -249,20 +247,24 @@ fn callers(index: &RefIndex, name: &str, fam: u8) -> Vec<Reference> {
 /// before the tests', and those in the record's own folder first (a class of that name
 /// elsewhere may be another one; of a generic name, such as `Error`, it is taken to be).
 fn creations(index: &RefIndex, class: &str, fam: u8, file: &str) -> Vec<Reference> {
-    let folder = |p: &str| p.rsplit_once('/').map_or("", |(dir, _)| dir).to_owned();
+    fn folder(path: &str) -> &str {
+        path.rsplit_once('/').map_or("", |(dir, _)| dir)
+    }
     let here = folder(file);
     let name = class_name(class);
     // `Error { inner }` in another folder is another crate's or package's `Error`.
     let generic = GENERIC_CLASSES.contains(&name.as_str());
-    let mut found: Vec<Reference> = index
+    let mut found: Vec<&Found> = index
         .get(RefKind::Call, &name, fam)
         .iter()
         .filter(|f| !generic || folder(&f.file) == here)
-        .map(|f| reference(f, true))
         .collect();
-    found.sort_by_key(|r| (errata_model::is_test_path(&r.file), folder(&r.file) != here));
-    found.truncate(MAX_LINKS);
+    found.sort_by_key(|f| (f.in_tests, folder(&f.file) != here));
     found
+        .into_iter()
+        .take(MAX_LINKS)
+        .map(|f| reference(f, true))
+        .collect()
 }
 
 /// The handlers of a class. A class caught all over the repository (`ValueError`,

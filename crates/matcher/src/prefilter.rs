@@ -203,7 +203,7 @@ impl Table {
         let mut shared = vec![0u16; 1 << sketch_log];
         for &i in ids {
             for w in keys[i as usize].windows(len) {
-                let c = &mut shared[slot(gram(w), sketch_log)];
+                let c = &mut shared[slot(hash(gram(w)), sketch_log)];
                 *c = c.saturating_add(1);
             }
         }
@@ -221,7 +221,7 @@ impl Table {
             .map(|&i| {
                 let counts: Vec<u64> = keys[i as usize]
                     .windows(len)
-                    .map(|w| u64::from(shared[slot(gram(w), sketch_log)]))
+                    .map(|w| u64::from(shared[slot(hash(gram(w)), sketch_log)]))
                     .collect();
                 counts
                     .windows(stride)
@@ -236,8 +236,9 @@ impl Table {
             let (head, mask) = head(k);
             for offset in at..at + stride {
                 let g = gram(&k[offset..offset + len]);
-                let s = slot(g, bits_log);
-                bits[s >> 6] |= mark(g, s);
+                let h = hash(g);
+                let s = slot(h, bits_log);
+                bits[s >> 6] |= mark(h, s);
                 let entry = Entry {
                     gram: g,
                     key: i,
@@ -286,8 +287,9 @@ impl Table {
         let mut i = 0;
         while i <= last {
             let g = gram(&text[i..i + LEN]);
-            let s = slot(g, self.bits_log);
-            let m = mark(g, s);
+            let h = hash(g);
+            let s = slot(h, self.bits_log);
+            let m = mark(h, s);
             if self.bits[s >> 6] & m == m {
                 self.compare(keys, g, s, i, text, found);
             }
@@ -352,8 +354,8 @@ fn gram(w: &[u8]) -> u64 {
 }
 
 #[inline]
-fn slot(g: u64, bits_log: u32) -> usize {
-    (hash(g) >> (64 - bits_log)) as usize
+fn slot(h: u64, bits_log: u32) -> usize {
+    (h >> (64 - bits_log)) as usize
 }
 
 #[inline]
@@ -361,12 +363,12 @@ fn hash(g: u64) -> u64 {
     g.wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
-/// The two bits a gram sets in its slot's word of the bitmap: the slot's own, and one chosen
-/// by other bits of its hash. A text's gram is looked up only when both are set, which a gram
-/// of no key is about a third as likely to find as one bit, at the same size.
+/// The two bits a gram of hash `h` sets in its slot's word of the bitmap: the slot's own, and
+/// one chosen by other bits of the hash. A text's gram is looked up only when both are set,
+/// which a gram of no key is about a third as likely to find as one bit, at the same size.
 #[inline]
-fn mark(g: u64, s: usize) -> u64 {
-    (1 << (s & 63)) | (1 << ((hash(g) >> 30) & 63))
+fn mark(h: u64, s: usize) -> u64 {
+    (1 << (s & 63)) | (1 << ((h >> 30) & 63))
 }
 
 #[cfg(test)]

@@ -37,6 +37,8 @@ pub struct Found {
     pub line: u32,
     pub function: Option<String>,
     pub text: String,
+    /// Whether the file is test code ([`errata_model::is_test_path`]), read once a file.
+    pub in_tests: bool,
 }
 
 /// Replaces the references of one file: one row per file, a line per reference
@@ -80,6 +82,23 @@ pub struct HeldBy {
     pub class: Option<String>,
 }
 
+/// What the index needs of the file a reference is in, read once a file.
+struct FileOf<'a> {
+    path: &'a str,
+    fam: u8,
+    in_tests: bool,
+}
+
+impl<'a> FileOf<'a> {
+    fn new(path: &'a str, fam: u8) -> FileOf<'a> {
+        FileOf {
+            path,
+            fam,
+            in_tests: errata_model::is_test_path(path),
+        }
+    }
+}
+
 /// The calls, definitions and handlers of a repository for a set of names, read from every
 /// file's references.
 #[derive(Debug, Default)]
@@ -108,13 +127,13 @@ impl RefIndex {
 
     fn insert(
         &mut self,
-        path: &str,
-        fam: u8,
+        file: &FileOf<'_>,
         kind: RefKind,
         name: &str,
         limit: usize,
         found: impl FnOnce() -> Found,
     ) {
+        let (path, fam) = (file.path, file.fam);
         // Counts are only compared with small limits: past `COUNTED` files, a name is common,
         // and memory does not grow with the repository.
         const COUNTED: usize = 64;
@@ -133,13 +152,10 @@ impl RefIndex {
         let list = self.found.entry(key).or_default();
         if list.len() < limit {
             list.push(found());
-        } else if !errata_model::is_test_path(path) {
+        } else if !file.in_tests {
             // Past the limit, a reference from the code itself takes the place of one from a
             // test: those are what a reader of the record is after.
-            if let Some(i) = list
-                .iter()
-                .rposition(|f| errata_model::is_test_path(&f.file))
-            {
+            if let Some(i) = list.iter().rposition(|f| f.in_tests) {
                 list[i] = found();
             }
         }
@@ -148,12 +164,14 @@ impl RefIndex {
     /// Adds the references of a file parsed after the index was read (`family` as for
     /// [`Store::ref_index`]); [`RefIndex::finish`] puts the lists back in file order.
     pub fn add(&mut self, path: &str, fam: u8, refs: &[Ref], names: &HashSet<String>) {
+        let file = FileOf::new(path, fam);
         for r in refs.iter().filter(|r| names.contains(&r.name)) {
-            self.insert(path, fam, r.kind, &r.name, usize::MAX, || Found {
+            self.insert(&file, r.kind, &r.name, usize::MAX, || Found {
                 file: path.to_owned(),
                 line: r.line,
                 function: r.function.clone(),
                 text: r.text.clone(),
+                in_tests: file.in_tests,
             });
         }
     }
@@ -319,7 +337,7 @@ impl Store {
         while let Some(row) = rows.next()? {
             let path: String = row.get(0)?;
             let blob: String = row.get(1)?;
-            let fam = family(&path);
+            let file = FileOf::new(&path, family(&path));
             for line in blob.lines() {
                 let mut f = line.splitn(5, '\t');
                 let (Some(kind), Some(name), Some(at), Some(function), Some(text)) =
@@ -333,11 +351,12 @@ impl Store {
                 let Some(kind) = RefKind::parse(kind) else {
                     continue;
                 };
-                index.insert(&path, fam, kind, name, limit, || Found {
+                index.insert(&file, kind, name, limit, || Found {
                     file: path.clone(),
                     line: at.parse().unwrap_or(0),
                     function: (!function.is_empty()).then(|| function.to_owned()),
                     text: text.to_owned(),
+                    in_tests: file.in_tests,
                 });
             }
         }

@@ -93,10 +93,11 @@ fn created_class(lang: Lang, node: Node<'_>, src: &str) -> Option<String> {
 /// The `Enum::Variant` a Rust path creates, when both are type names: `StoreError::NotFound`
 /// of `StoreError::NotFound(key)` or `crate::StoreError::NotFound { .. }`, not `String::from`.
 fn variant_created(path: &str) -> Option<String> {
-    let v = variant(path)?;
-    v.split("::")
-        .all(|p| p.starts_with(|c: char| c.is_ascii_uppercase()))
-        .then_some(v)
+    // Looked at before `variant` allocates: most Rust paths called are `String::from`.
+    let mut parts = path.rsplit("::");
+    let (v, e) = (parts.next()?, parts.next()?);
+    let typed = |p: &str| p.starts_with(|c: char| c.is_ascii_uppercase());
+    (typed(v) && typed(e)).then(|| variant(path)).flatten()
 }
 
 /// The variant a Rust call or bare path creates, as the argument of `Err(…)` or as a call of a
