@@ -208,9 +208,18 @@ impl Matcher {
             .map(|t| Signature::of_literals(t.shape.literals().iter().map(|l| &**l)))
             .collect();
         drop(key_ids);
+        // A file's records are next to each other in store order: its path is read once.
+        let mut last: Option<(&str, bool)> = None;
         let in_tests = entries
-            .par_iter()
-            .map(|e| errata_model::is_test_path(&e.file_path))
+            .iter()
+            .map(|e| match last {
+                Some((path, test)) if path == e.file_path => test,
+                _ => {
+                    let test = errata_model::is_test_path(&e.file_path);
+                    last = Some((&e.file_path, test));
+                    test
+                }
+            })
             .collect();
         let matcher = Matcher {
             entries,
@@ -252,27 +261,23 @@ impl Matcher {
         candidates.sort_unstable();
         candidates.dedup();
         // Without a backslash no envelope escapes anything, so every text the line is read
-        // into is a part of it: a template not found in the whole line is found in none.
-        if memchr::memchr(b'\\', raw.as_bytes()).is_none() {
-            // With a few candidates, the line's windows cost more than they save.
-            let windows =
-                (candidates.len() > FEW_CANDIDATES).then(|| Signature::of_text(raw.as_bytes()));
-            candidates.retain(|&t| {
-                windows
-                    .as_ref()
-                    .is_none_or(|w| w.covers(&self.signatures[t as usize]))
-                    && self.templates[t as usize].shape.find(raw).is_some()
-            });
+        // into is a part of it: a template whose literals are not in the whole line is found
+        // in none, and the envelope's message has no key the line has not.
+        let plain = memchr::memchr(b'\\', raw.as_bytes()).is_none();
+        if plain {
+            self.keep_found(&mut candidates, raw);
             if candidates.is_empty() {
                 return Vec::new();
             }
         }
         let line = input::read_line(raw);
         // A JSON or logfmt envelope decodes escapes, so its message is searched too.
-        if let Some(m) = &line.envelope {
-            candidates.extend(self.candidates(m));
-            candidates.sort_unstable();
-            candidates.dedup();
+        if !plain {
+            if let Some(m) = &line.envelope {
+                candidates.extend(self.candidates(m));
+                candidates.sort_unstable();
+                candidates.dedup();
+            }
         }
         let mut hits = Vec::new();
         for t in candidates {
@@ -357,6 +362,19 @@ impl Matcher {
         }
         hits.truncate(limit);
         hits
+    }
+
+    /// Keeps the candidate templates that may be found in `text` or in a part of it.
+    fn keep_found(&self, candidates: &mut Vec<u32>, text: &str) {
+        // With a few candidates, the text's windows cost more than they save.
+        let windows =
+            (candidates.len() > FEW_CANDIDATES).then(|| Signature::of_text(text.as_bytes()));
+        candidates.retain(|&t| {
+            windows
+                .as_ref()
+                .is_none_or(|w| w.covers(&self.signatures[t as usize]))
+                && self.templates[t as usize].shape.may_be_in(text)
+        });
     }
 
     fn candidates(&self, text: &str) -> Vec<u32> {
@@ -796,6 +814,27 @@ mod tests {
         assert_eq!(hits.len(), 1);
         assert!(hits[0].exact);
         assert_eq!(hits[0].captures[0].value, "x");
+    }
+
+    #[test]
+    fn a_message_in_an_envelope_matches_what_it_would_alone() {
+        // The message ends where the template's trailing `: ` lost its space, which only the
+        // message, not the whole JSON line, ends with.
+        let m = matcher(vec![
+            entry("csv", "error writing csv:", "error writing csv:", "a.go", 1),
+            entry(
+                "writing",
+                "writing %s: %v",
+                r"writing (.*?): (.*)",
+                "b.go",
+                2,
+            ),
+        ]);
+        let alone = ids(&m, "2026-11-30T06:04:49Z WARN error writing csv:", &[]);
+        assert_eq!(alone, ["csv", "writing"]);
+        let line =
+            r#"{"ts": "2026-11-30T06:04:49Z", "level": "warn", "msg": "error writing csv:"}"#;
+        assert_eq!(ids(&m, line, &[]), alone);
     }
 
     #[test]

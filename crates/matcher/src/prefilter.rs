@@ -219,15 +219,27 @@ impl Table {
         let chosen: Vec<usize> = ids
             .par_iter()
             .map(|&i| {
-                let counts: Vec<u64> = keys[i as usize]
-                    .windows(len)
-                    .map(|w| u64::from(shared[slot(hash(gram(w)), sketch_log)]))
-                    .collect();
-                counts
-                    .windows(stride)
-                    .enumerate()
-                    .min_by_key(|(_, c)| c.iter().sum::<u64>())
-                    .map_or(0, |(at, _)| at)
+                let k = &keys[i as usize];
+                let count = |at: usize| shared[slot(hash(gram(&k[at..at + len])), sketch_log)];
+                // The sum over a sliding run of `stride` grams; the first least wins.
+                debug_assert!(stride <= 8);
+                let mut run = [0u16; 8];
+                let mut sum = 0u64;
+                for (at, c) in run.iter_mut().enumerate().take(stride) {
+                    *c = count(at);
+                    sum += u64::from(*c);
+                }
+                let (mut least, mut best) = (sum, 0);
+                for at in 1..=k.len() - len + 1 - stride {
+                    let c = count(at + stride - 1);
+                    let slot = &mut run[(at - 1) % stride];
+                    sum = sum - u64::from(*slot) + u64::from(c);
+                    *slot = c;
+                    if sum < least {
+                        (least, best) = (sum, at);
+                    }
+                }
+                best
             })
             .collect();
         let mut placed: Vec<(usize, Entry)> = Vec::with_capacity(filed);

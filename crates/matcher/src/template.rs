@@ -168,6 +168,34 @@ impl Shape {
         }
     }
 
+    /// Whether the shape may be found in `text` or in a part of it: its literals occur in
+    /// order, those at the edges without their outer whitespace. A part of a text (a log line's
+    /// message) has no word before it to be glued to and may end where a literal's trailing
+    /// whitespace was cut off, so [`Shape::find`] in the whole text would say less. Always true
+    /// for a regex, which may be anchored.
+    pub fn may_be_in(&self, text: &str) -> bool {
+        let Shape::Fragments { literals, .. } = self else {
+            return true;
+        };
+        let bytes = text.as_bytes();
+        let last = literals.len().saturating_sub(1);
+        let mut pos = 0;
+        for (i, lit) in literals.iter().enumerate() {
+            let mut lit: &str = lit;
+            if i == 0 {
+                lit = lit.trim_start();
+            }
+            if i == last {
+                lit = lit.trim_end();
+            }
+            match find_bytes(&bytes[pos..], lit.as_bytes()) {
+                Some(at) => pos += at + lit.len(),
+                None => return false,
+            }
+        }
+        true
+    }
+
     /// Finds the shape in `text`.
     pub fn find(&self, text: &str) -> Option<Found> {
         match self {
@@ -196,21 +224,40 @@ impl Shape {
 /// The letters and digits of `s`, and its words (runs of letters, digits and underscores), in
 /// one pass that reads ASCII as bytes.
 fn letters_and_words(s: &str) -> (usize, usize) {
+    if s.is_ascii() {
+        // Bit 0: a letter or digit; bit 1: part of a word.
+        const CLASS: [u8; 128] = {
+            let mut t = [0u8; 128];
+            let mut b = 0;
+            while b < 128 {
+                let c = b as u8;
+                t[b] = if c.is_ascii_alphanumeric() {
+                    3
+                } else if c == b'_' {
+                    2
+                } else {
+                    0
+                };
+                b += 1;
+            }
+            t
+        };
+        let (mut alnum, mut words, mut prev) = (0, 0, 0u8);
+        for &b in s.as_bytes() {
+            let class = CLASS[usize::from(b & 0x7f)];
+            alnum += usize::from(class & 1);
+            words += usize::from(class >> 1 & !prev >> 1 & 1);
+            prev = class;
+        }
+        return (alnum, words);
+    }
     let (mut alnum, mut words, mut in_word) = (0, 0, false);
-    let mut count = |a: bool, underscore: bool| {
+    for c in s.chars() {
+        let a = c.is_alphanumeric();
+        let w = a || c == '_';
         alnum += usize::from(a);
-        let w = a || underscore;
         words += usize::from(w && !in_word);
         in_word = w;
-    };
-    if s.is_ascii() {
-        for &b in s.as_bytes() {
-            count(b.is_ascii_alphanumeric(), b == b'_');
-        }
-    } else {
-        for c in s.chars() {
-            count(c.is_alphanumeric(), c == '_');
-        }
     }
     (alnum, words)
 }
