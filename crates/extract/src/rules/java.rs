@@ -112,9 +112,27 @@ impl Rules for Java {
         )
     }
 
+    /// A `final` field, or an interface's field (always `static final`).
+    fn is_constant(&self, stmt: Node<'_>, cx: &Cx<'_>) -> bool {
+        match stmt.kind() {
+            "constant_declaration" => true,
+            "field_declaration" | "local_variable_declaration" => named_children(stmt)
+                .into_iter()
+                .find(|c| c.kind() == "modifiers")
+                .is_some_and(|m| {
+                    cx.text(m)
+                        .split(|c: char| !c.is_ascii_alphabetic())
+                        .any(|w| w == "final")
+                }),
+            _ => false,
+        }
+    }
+
     fn assigned_value<'t>(&self, stmt: Node<'t>, name: &str, cx: &Cx<'_>) -> Option<Node<'t>> {
         match stmt.kind() {
-            "local_variable_declaration" => declarator_value(stmt, name, cx),
+            "local_variable_declaration" | "field_declaration" | "constant_declaration" => {
+                declarator_value(stmt, name, cx)
+            }
             _ => assignment_value(stmt, name, cx, "assignment_expression"),
         }
     }

@@ -6,8 +6,8 @@ use tree_sitter::Node;
 
 use super::{
     assignment_value, concatenation, declarator_value, enclosing, extended_class, first_named,
-    http_status, is_error_class, is_logger, last_segment, log_severity, named_children,
-    placeholder, Cx, Found, Rules, Splice, LOCAL_REACH,
+    http_status, is_capitals, is_error_class, is_logger, last_segment, log_severity,
+    named_children, placeholder, Cx, Found, Rules, Splice, LOCAL_REACH,
 };
 use crate::text::{compact, strip_quotes, unescape};
 
@@ -305,12 +305,31 @@ impl Js {
                     match part.kind() {
                         "string_fragment" => t.push_literal(cx.text(part)),
                         "escape_sequence" => t.push_literal(&unescape(cx.text(part))),
-                        "template_substitution" => t.push_placeholder(compact(part, cx.src)),
+                        "template_substitution" => match self.constant_text(part, cx) {
+                            Some(text) => t.push_literal(&text),
+                            None => t.push_placeholder(compact(part, cx.src)),
+                        },
                         _ => {}
                     }
                 }
                 Some(t)
             }
+            _ => None,
+        }
+    }
+
+    /// The text of `${NAME}` when `NAME`, in capitals, is a constant whose value is a string
+    /// without substitutions or a number: `const LIMIT = 'ten'` makes `${LIMIT}` read `ten`.
+    fn constant_text(&self, substitution: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+        let name = first_named(substitution).filter(|e| e.kind() == "identifier")?;
+        let text = cx.text(name);
+        if !is_capitals(text) {
+            return None;
+        }
+        let value = unwrap(self.local_value(name, text, cx)?);
+        match value.kind() {
+            "number" => Some(cx.text(value).to_owned()),
+            "string" => Some(unescape(strip_quotes(cx.text(value)))),
             _ => None,
         }
     }

@@ -660,15 +660,30 @@ pub(crate) trait Rules {
         false
     }
 
+    /// Whether a bare name in a function inside `scope` can mean a constant declared in it:
+    /// not a Python class's attribute, nor a Rust `impl`'s associated constant (both need a
+    /// `self.` or `Self::`).
+    fn names_reach_into(&self, _scope: Node<'_>) -> bool {
+        true
+    }
+
     /// The value last given to the local `name` before `use_site`, within the enclosing function
-    /// and at most [`LOCAL_REACH`] lines above it (any distance for a constant).
+    /// and at most [`LOCAL_REACH`] lines above it (any distance for a constant); past the
+    /// function, the value of a constant of that name declared around it, wherever it is in its
+    /// class or file ([`Rules::outer_constant`]).
     fn local_value<'t>(&self, use_site: Node<'t>, name: &str, cx: &Cx<'_>) -> Option<Node<'t>> {
         let line = use_site.start_position().row;
         let mut inner = use_site;
         while let Some(parent) = inner.parent() {
             if self.is_function(parent.kind()) {
                 // A parameter: while a raiser's call is read, the argument the call passes.
-                return cx.bound(name, parent);
+                if let Some(v) = cx.bound(name, parent) {
+                    return Some(v);
+                }
+                if declares_parameter(parent, name, cx) {
+                    return None;
+                }
+                return self.outer_constant(parent, name, cx);
             }
             // Statements of this block that come before the one holding the use, nearest first.
             let mut sib = inner.prev_named_sibling();
@@ -687,6 +702,55 @@ pub(crate) trait Rules {
         }
         None
     }
+
+    /// The value of the constant `name` declared in a scope around `function` (an enclosing
+    /// function's body, a class, the file), before or after it: Go's and JavaScript's `const`,
+    /// Java's `final` fields, Rust's `const` and `static`, Python's upper-case module names.
+    fn outer_constant<'t>(&self, function: Node<'t>, name: &str, cx: &Cx<'_>) -> Option<Node<'t>> {
+        let mut scope = function.parent();
+        while let Some(s) = scope {
+            scope = s.parent();
+            if !self.names_reach_into(s) {
+                continue;
+            }
+            let mut cursor = s.walk();
+            for child in s.named_children(&mut cursor) {
+                // `export const X = …`
+                let decl = match child.kind() {
+                    "export_statement" => match child.child_by_field_name("declaration") {
+                        Some(d) => d,
+                        None => continue,
+                    },
+                    _ => child,
+                };
+                if self.is_constant(decl, cx) {
+                    if let Some(v) = self.assigned_value(decl, name, cx) {
+                        return Some(v);
+                    }
+                }
+            }
+        }
+        None
+    }
+}
+
+/// Whether a name is written in capitals (`MAX_SIZE`, `PREFIX`), as constants are: only such a
+/// name interpolated in an f-string or a template literal is replaced by its value, where a
+/// local's value could change between its assignment and the raise.
+pub(crate) fn is_capitals(name: &str) -> bool {
+    name.bytes().any(|b| b.is_ascii_uppercase()) && !name.bytes().any(|b| b.is_ascii_lowercase())
+}
+
+/// Whether `function` takes a parameter (or a Go receiver) named `name`, which hides any
+/// constant of that name around it.
+fn declares_parameter(function: Node<'_>, name: &str, cx: &Cx<'_>) -> bool {
+    ["parameters", "parameter", "receiver"].iter().any(|field| {
+        function.child_by_field_name(field).is_some_and(|p| {
+            let text = cx.text(p).as_bytes();
+            memchr::memmem::find_iter(text, name.as_bytes())
+                .any(|at| whole_word(text, at, at + name.len()))
+        })
+    })
 }
 
 /// Whether a node of this kind holds a sequence of statements: a child of it is a statement

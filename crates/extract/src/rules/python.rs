@@ -5,9 +5,9 @@ use errata_model::{ErrorType, Severity, Template};
 use tree_sitter::Node;
 
 use super::{
-    assignment_value, concatenation, enclosing, first_named, http_status, is_class_name,
-    is_error_class, is_logger, last_segment, log_severity, named_children, returned_text,
-    returns_of, Cx, Found, Rules, Splice,
+    assignment_value, concatenation, enclosing, first_named, http_status, is_capitals,
+    is_class_name, is_error_class, is_logger, last_segment, log_severity, named_children,
+    returned_text, returns_of, Cx, Found, Rules, Splice,
 };
 use crate::text::{brace_template, compact, printf_template, printf_template_with, unescape};
 
@@ -66,6 +66,28 @@ impl Rules for Python {
 
     fn assigned_value<'t>(&self, stmt: Node<'t>, name: &str, cx: &Cx<'_>) -> Option<Node<'t>> {
         assignment_value(stmt, name, cx, "assignment")
+    }
+
+    /// A name in capitals given a value (`MAX_SIZE = …`): a constant by convention.
+    fn is_constant(&self, stmt: Node<'_>, cx: &Cx<'_>) -> bool {
+        stmt.kind() == "expression_statement"
+            && first_named(stmt)
+                .filter(|a| a.kind() == "assignment")
+                .and_then(|a| a.child_by_field_name("left"))
+                .is_some_and(|l| {
+                    let name = cx.text(l);
+                    l.kind() == "identifier"
+                        && name.bytes().any(|b| b.is_ascii_uppercase())
+                        && !name.bytes().any(|b| b.is_ascii_lowercase())
+                })
+    }
+
+    /// A class's attributes are `self.X` or `Cls.X` in its methods, never a bare `X`.
+    fn names_reach_into(&self, scope: Node<'_>) -> bool {
+        scope.kind() != "class_definition"
+            && scope
+                .parent()
+                .is_none_or(|p| p.kind() != "class_definition")
     }
 }
 
@@ -337,17 +359,39 @@ impl Python {
     /// A string literal. Read for a call of a raiser, an f-string's `{msg}` is the message the
     /// call passes (`f"{msg} (at {coord(src, pos)})"`).
     fn string(&self, node: Node<'_>, cx: &Cx<'_>, depth: u8) -> Template {
-        if cx.call.is_none() {
-            return string_template(node, cx, |_| None);
-        }
         string_template(node, cx, |part| {
             let mut c = part.walk();
             let inner: Vec<Node<'_>> = part.named_children(&mut c).collect();
             match inner[..] {
-                [e] if e.kind() == "identifier" => self.message(e, cx, depth),
+                [e] if e.kind() == "identifier" => {
+                    // Read for a call of a raiser, a parameter is what the call passes.
+                    if cx.call.is_some() {
+                        if let Some(t) = self.message(e, cx, depth) {
+                            return Some(t);
+                        }
+                    }
+                    self.constant_text(e, cx)
+                }
                 _ => None,
             }
         })
+    }
+
+    /// The text of a constant named in capitals whose value is a literal: `{MAX_SIZE}` in an
+    /// f-string is what `MAX_SIZE = 1024` gives it.
+    fn constant_text(&self, name: Node<'_>, cx: &Cx<'_>) -> Option<Template> {
+        let text = cx.text(name);
+        if !is_capitals(text) {
+            return None;
+        }
+        let value = self.local_value(name, text, cx)?;
+        match value.kind() {
+            "integer" | "float" => Some(Template::literal(cx.text(value))),
+            "string" => {
+                Some(string_template(value, cx, |_| None)).filter(|t| !t.has_placeholders())
+            }
+            _ => None,
+        }
     }
 }
 

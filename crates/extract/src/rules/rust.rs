@@ -64,12 +64,33 @@ impl Rules for Rust {
     }
 
     fn assigned_value<'t>(&self, stmt: Node<'t>, name: &str, cx: &Cx<'_>) -> Option<Node<'t>> {
-        if stmt.kind() != "let_declaration" {
-            return None;
-        }
-        (cx.text(stmt.child_by_field_name("pattern")?) == name)
+        let field = match stmt.kind() {
+            "let_declaration" => "pattern",
+            "const_item" | "static_item" => "name",
+            _ => return None,
+        };
+        (cx.text(stmt.child_by_field_name(field)?) == name)
             .then(|| stmt.child_by_field_name("value"))
             .flatten()
+    }
+
+    /// `const` and `static` items; not a `static mut`.
+    fn is_constant(&self, stmt: Node<'_>, _cx: &Cx<'_>) -> bool {
+        match stmt.kind() {
+            "const_item" => true,
+            "static_item" => !named_children(stmt)
+                .iter()
+                .any(|c| c.kind() == "mutable_specifier"),
+            _ => false,
+        }
+    }
+
+    /// An `impl`'s or trait's constants are `Self::X`, never a bare `X`.
+    fn names_reach_into(&self, scope: Node<'_>) -> bool {
+        !(scope.kind() == "declaration_list"
+            && scope
+                .parent()
+                .is_some_and(|p| matches!(p.kind(), "impl_item" | "trait_item")))
     }
 }
 
