@@ -225,15 +225,20 @@ fn printf_directive_len(b: &[u8]) -> Option<usize> {
             i += 1;
         }
     }
+    let modifiers = i;
     while b
         .get(i)
         .is_some_and(|c| matches!(c, b'h' | b'l' | b'L' | b'q' | b'j' | b'z' | b't'))
     {
         i += 1;
     }
-    let conv = *b.get(i)?;
-    if b"sdifFeEgGxXoOcrvwqtTpbaAuUn".contains(&conv) {
+    let conversion = |c: Option<&u8>| c.is_some_and(|c| b"sdifFeEgGxXoOcrvwqtTpbaAuUn".contains(c));
+    if conversion(b.get(i)) {
         Some(i + 1)
+    } else if i > modifiers && conversion(b.get(i - 1)) {
+        // `q` and `t` are C's length modifiers (`%qd`) and Go's verbs (`%q`, `%t`): without a
+        // conversion after it, the last is the verb.
+        Some(i)
     } else {
         None
     }
@@ -301,6 +306,10 @@ mod tests {
         assert_eq!(printf_template("done at 100%").segments().len(), 1);
         // `% s` is a directive with the space flag, as printf reads it.
         assert_eq!(printf_template("100% sure").segments().len(), 3);
+        // Go's `%q` and `%t` wherever they are, and C's `q` and `t` modifiers before a
+        // conversion.
+        let t = printf_template("bad name %q, flag %t: %qd %td %q");
+        assert_eq!(t.pattern(), r"bad name (.*?), flag (.*?): (.*?) (.*?) (.*)");
     }
 
     #[test]

@@ -9,7 +9,7 @@ use super::{
     log_severity, named_children, returned_text, returns_of, Cx, Found, Rules, Splice,
     MIN_ERROR_TEXT,
 };
-use crate::text::{printf_template, strip_quotes, unescape};
+use crate::text::{printf_template_with, strip_quotes, unescape};
 
 pub(crate) struct Go;
 
@@ -83,7 +83,7 @@ impl Rules for Go {
                 let arg = *args.first()?;
                 let message = if formatted {
                     let t = self.message(arg, cx, 0)?;
-                    printf_template(&t.message())
+                    self.formatted(&t, &args[1..], cx)
                 } else {
                     self.message(arg, cx, 0)?
                 };
@@ -247,7 +247,11 @@ impl Go {
         };
         let t = self.message(message, cx, 0)?;
         let t = if formatted {
-            printf_template(&t.message())
+            let values = args
+                .iter()
+                .position(|a| a.id() == message.id())
+                .map_or(&[][..], |i| &args[i + 1..]);
+            self.formatted(&t, values, cx)
         } else {
             t
         };
@@ -271,6 +275,38 @@ impl Go {
         (name.starts_with("Err") || name.starts_with("err")).then(|| name.to_owned())
     }
 
+    /// A printf format with its `values`: a `%s`, `%v` or `%d` of a constant (`const maxItems
+    /// = 10`, `const unit = "items"`) is the constant's text, every other directive a
+    /// placeholder.
+    fn formatted(&self, format: &Template, values: &[Node<'_>], cx: &Cx<'_>) -> Template {
+        let explicit = format.message().contains("%[");
+        printf_template_with(&format.message(), |i, directive| {
+            let name = values
+                .get(i)
+                .filter(|v| v.kind() == "identifier" && !explicit)?;
+            let value = self.local_value(*name, cx.text(*name), cx)?;
+            // Only a constant: a variable's value may have changed since it was given.
+            let spec = value
+                .parent()
+                .filter(|l| l.kind() == "expression_list")?
+                .parent()?;
+            if spec.kind() != "const_spec" {
+                return None;
+            }
+            let text = cx.text(value);
+            match (value.kind(), directive) {
+                ("interpreted_string_literal", "%s" | "%v") => {
+                    Some(Template::literal(unescape(strip_quotes(text))))
+                }
+                ("raw_string_literal", "%s" | "%v") => Some(Template::literal(strip_quotes(text))),
+                ("int_literal", "%d" | "%v") if text.bytes().all(|b| b.is_ascii_digit()) => {
+                    Some(Template::literal(text))
+                }
+                _ => None,
+            }
+        })
+    }
+
     fn message(&self, node: Node<'_>, cx: &Cx<'_>, depth: u8) -> Option<Template> {
         match node.kind() {
             "interpreted_string_literal" => {
@@ -288,7 +324,7 @@ impl Go {
                 }
                 let args = named_children(node.child_by_field_name("arguments")?);
                 let t = self.message(*args.first()?, cx, depth)?;
-                Some(printf_template(&t.message()))
+                Some(self.formatted(&t, &args[1..], cx))
             }
             "identifier" if depth < MAX_FOLLOW => {
                 let v = self.local_value(node, cx.text(node), cx)?;
