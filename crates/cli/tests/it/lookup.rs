@@ -805,3 +805,42 @@ fn real_java_errors_are_explained_by_the_call_that_passes_the_message() {
         assert_eq!(c, class, "{line}");
     }
 }
+
+#[test]
+fn formatted_messages_match_their_renderings_whatever_formats_them() {
+    // Go's %q and %t, a Python logger given arguments, a Java class whose constructor formats
+    // its message: each directive is a placeholder the rendering fills.
+    let s = Scratch::new();
+    s.write(
+        "repo/lookup.go",
+        "package repo\n\nimport \"fmt\"\n\nfunc Lookup(name string, strict bool) error {\n\treturn fmt.Errorf(\"unknown key %q (strict=%t)\", name, strict)\n}\n",
+    );
+    s.write(
+        "repo/sock.py",
+        "import logging\n\nlogger = logging.getLogger(__name__)\n\n\ndef clean(addr, err):\n    logger.error(\"cannot remove stale socket %r: %r\", addr, err)\n",
+    );
+    s.write(
+        "repo/Fields.java",
+        "class Fields {\n    Object field(String f) {\n        throw new JVMCIError(\"unresolved field %s in %s\", f, this);\n    }\n}\n",
+    );
+    s.ok(&["index", "repo"]);
+    for (text, file) in [
+        (
+            "2026-11-30T10:00:00Z ERROR unknown key \"color\" (strict=true)",
+            "lookup.go",
+        ),
+        (
+            "ERROR:asyncio:cannot remove stale socket '/tmp/s': PermissionError(13)",
+            "sock.py",
+        ),
+        (
+            "jdk.vm.ci.common.JVMCIError: unresolved field x in Fields@1f",
+            "Fields.java",
+        ),
+    ] {
+        let (code, v) = explain_json(&s, text);
+        assert_eq!(code, 0, "{text}: {v}");
+        assert_eq!(first(&v).0, file, "{text}: {v}");
+        assert_eq!(v["matches"][0]["exact"], true, "{text}: {v}");
+    }
+}

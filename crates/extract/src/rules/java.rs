@@ -147,7 +147,8 @@ impl Java {
         let class = cx.text(expr.child_by_field_name("type")?);
         let args = named_children(expr.child_by_field_name("arguments")?);
         let mut status = None;
-        let mut message = None;
+        let mut message: Option<Template> = None;
+        let mut after_message = 0;
         for a in args {
             let t = cx.text(a);
             if status.is_none()
@@ -158,6 +159,19 @@ impl Java {
             }
             if message.is_none() {
                 message = self.message(a, cx, 0);
+            } else {
+                after_message += 1;
+            }
+        }
+        // `new JVMCIError("unresolved field %s", field)`: a class whose constructor formats
+        // its message with the arguments after it, as `String.format` does.
+        if let Some(m) = message
+            .as_mut()
+            .filter(|m| after_message > 0 && !m.has_placeholders())
+        {
+            let formatted = printf_template(&m.message());
+            if formatted.has_placeholders() {
+                *m = formatted;
             }
         }
         let ty = if status.is_some() {

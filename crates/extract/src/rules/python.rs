@@ -216,7 +216,16 @@ impl Python {
                 return Some(Found::new(call, message, ErrorType::Exit));
             }
             if let Some(sev) = log_severity(method).filter(|_| is_logger(receiver)) {
-                let message = self.message(first_named(arg_list)?, cx, 0)?;
+                let mut message = self.message(first_named(arg_list)?, cx, 0)?;
+                // `logger.error("socket %r: %r", addr, err)`: logging formats the message with
+                // `%` when it is given arguments, and only then.
+                let positional = named_children(arg_list)
+                    .iter()
+                    .filter(|a| a.kind() != "keyword_argument")
+                    .count();
+                if positional > 1 && !message.has_placeholders() {
+                    message = printf_template(&message.message());
+                }
                 let sev = if method == "fatal" || method == "critical" {
                     Severity::Fatal
                 } else {
