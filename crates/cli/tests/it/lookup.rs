@@ -808,8 +808,8 @@ fn real_java_errors_are_explained_by_the_call_that_passes_the_message() {
 
 #[test]
 fn formatted_messages_match_their_renderings_whatever_formats_them() {
-    // Go's %q and %t, a Python logger given arguments, a Java class whose constructor formats
-    // its message: each directive is a placeholder the rendering fills.
+    // Go's %q and %t, a Python logger given arguments and `.format_map`, a Java class whose
+    // constructor formats its message: each directive is a placeholder the rendering fills.
     let s = Scratch::new();
     s.write(
         "repo/lookup.go",
@@ -817,7 +817,7 @@ fn formatted_messages_match_their_renderings_whatever_formats_them() {
     );
     s.write(
         "repo/sock.py",
-        "import logging\n\nlogger = logging.getLogger(__name__)\n\n\ndef clean(addr, err):\n    logger.error(\"cannot remove stale socket %r: %r\", addr, err)\n",
+        "import logging\n\nlogger = logging.getLogger(__name__)\n\n\ndef clean(addr, err):\n    logger.error(\"cannot remove stale socket %r: %r\", addr, err)\n\n\ndef check(name):\n    raise ValueError(\"{field} is a required field\".format_map({\"field\": name}))\n",
     );
     s.write(
         "repo/Fields.java",
@@ -837,6 +837,7 @@ fn formatted_messages_match_their_renderings_whatever_formats_them() {
             "jdk.vm.ci.common.JVMCIError: unresolved field x in Fields@1f",
             "Fields.java",
         ),
+        ("ValueError: 'version' is a required field", "sock.py"),
     ] {
         let (code, v) = explain_json(&s, text);
         assert_eq!(code, 0, "{text}: {v}");

@@ -344,8 +344,13 @@ impl Python {
                     let arg = *named_children(args).get(at)?;
                     return self.message(arg, cx, depth);
                 }
+                // `.format(…)`, and `.format_map({…})` (packaging's `"{field} is a required
+                // field"`).
                 if func.kind() != "attribute"
-                    || cx.text(func.child_by_field_name("attribute")?) != "format"
+                    || !matches!(
+                        cx.text(func.child_by_field_name("attribute")?),
+                        "format" | "format_map"
+                    )
                 {
                     return None;
                 }
