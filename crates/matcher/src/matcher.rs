@@ -415,7 +415,19 @@ impl Matcher {
         for &e in &template.entries {
             let entry = &self.entries[e as usize];
             let frame_evidence = frame_evidence(entry, frames);
-            if weak && frame_evidence == 0 {
+            let class_matches = class_matches(entry, line);
+            // A one-word message (`null`, `closed`) is no evidence against the class the line
+            // names in front of it: `UnsupportedOperationException: null` is not an
+            // `AttributeNotFoundException("null")`. (A template that words the class itself,
+            // `"SQLException: " + e.getMessage()`, matches the text that holds it.)
+            let other_class = template.one_word
+                && !class_matches
+                && entry.error_class.is_some()
+                && line
+                    .class
+                    .as_deref()
+                    .is_some_and(|c| !line.text(text).contains(c));
+            if (weak || other_class) && frame_evidence == 0 {
                 continue;
             }
             hits.push(Hit {
@@ -425,7 +437,7 @@ impl Matcher {
                 approximate: false,
                 captures: Vec::new(),
                 frame_evidence,
-                class_matches: class_matches(entry, line),
+                class_matches,
                 in_tests: self.in_tests[e as usize],
                 literal_len: template.literal_len,
                 found: Some((t as u32, text as u32, found.holes.clone())),
@@ -713,6 +725,25 @@ mod tests {
             function: None,
         }];
         assert_eq!(ids(&m, "RuntimeError: bad index 4", &frames), ["index"]);
+    }
+
+    #[test]
+    fn a_one_word_message_of_another_class_is_not_a_match() {
+        let null = MatchEntry {
+            error_class: Some("AttributeNotFoundException".into()),
+            ..entry("null", "null", "null", "Delegate.java", 146)
+        };
+        let m = matcher(vec![null]);
+        assert_eq!(
+            ids(&m, "java.lang.UnsupportedOperationException: null", &[]),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            ids(&m, "javax.management.AttributeNotFoundException: null", &[]),
+            ["null"]
+        );
+        // Without a class in front, the message alone still finds it.
+        assert_eq!(ids(&m, "null", &[]), ["null"]);
     }
 
     #[test]
