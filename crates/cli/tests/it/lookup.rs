@@ -808,8 +808,9 @@ fn real_java_errors_are_explained_by_the_call_that_passes_the_message() {
 
 #[test]
 fn formatted_messages_match_their_renderings_whatever_formats_them() {
-    // Go's %q and %t, a Python logger given arguments and `.format_map`, a Java class whose
-    // constructor formats its message: each directive is a placeholder the rendering fills.
+    // Go's %q and %t, a Python logger given arguments and `.format_map`, `console.error` given
+    // arguments, a Java class whose constructor formats its message: each directive is a
+    // placeholder the rendering fills.
     let s = Scratch::new();
     s.write(
         "repo/lookup.go",
@@ -818,6 +819,10 @@ fn formatted_messages_match_their_renderings_whatever_formats_them() {
     s.write(
         "repo/sock.py",
         "import logging\n\nlogger = logging.getLogger(__name__)\n\n\ndef clean(addr, err):\n    logger.error(\"cannot remove stale socket %r: %r\", addr, err)\n\n\ndef check(name):\n    raise ValueError(\"{field} is a required field\".format_map({\"field\": name}))\n",
+    );
+    s.write(
+        "repo/open.js",
+        "function open(path, err) {\n  console.error(\"cannot open %s: %s\", path, err);\n}\n",
     );
     s.write(
         "repo/Fields.java",
@@ -838,6 +843,7 @@ fn formatted_messages_match_their_renderings_whatever_formats_them() {
             "Fields.java",
         ),
         ("ValueError: 'version' is a required field", "sock.py"),
+        ("cannot open /etc/app.json: EACCES", "open.js"),
     ] {
         let (code, v) = explain_json(&s, text);
         assert_eq!(code, 0, "{text}: {v}");
