@@ -159,6 +159,21 @@ pub(crate) fn printf_template(s: &str) -> Template {
     printf_template_with(s, |_, _| None)
 }
 
+/// A message a call formats with the arguments that follow it (a Python logger, `console.error`,
+/// a Java error class whose constructor calls `String.format`): when it has no placeholders of
+/// its own, its printf directives become placeholders.
+pub(crate) fn formatted_by_arguments(message: Template, followed: bool) -> Template {
+    if !followed || message.has_placeholders() {
+        return message;
+    }
+    let formatted = printf_template(&message.message());
+    if formatted.has_placeholders() {
+        formatted
+    } else {
+        message
+    }
+}
+
 /// [`printf_template`], with the template `value(i, directive)` gives, when it gives one, in
 /// place of the `i`th directive: the message a raiser's call passes for its `%s`.
 pub(crate) fn printf_template_with(

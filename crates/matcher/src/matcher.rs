@@ -412,21 +412,20 @@ impl Matcher {
         let coverage =
             template.literal_len as f64 / message.max(template.literal_len).max(1) as f64;
         let score = round(0.5 + 0.5 * coverage);
+        // A one-word message (`null`, `closed`) is no evidence against the class the line names
+        // in front of it: `UnsupportedOperationException: null` is not an
+        // `AttributeNotFoundException("null")`. (A template that words the class itself,
+        // `"SQLException: " + e.getMessage()`, matches the text that holds it.)
+        let class_outside = template.one_word
+            && line
+                .class
+                .as_deref()
+                .is_some_and(|c| !line.text(text).contains(c));
         for &e in &template.entries {
             let entry = &self.entries[e as usize];
             let frame_evidence = frame_evidence(entry, frames);
             let class_matches = class_matches(entry, line);
-            // A one-word message (`null`, `closed`) is no evidence against the class the line
-            // names in front of it: `UnsupportedOperationException: null` is not an
-            // `AttributeNotFoundException("null")`. (A template that words the class itself,
-            // `"SQLException: " + e.getMessage()`, matches the text that holds it.)
-            let other_class = template.one_word
-                && !class_matches
-                && entry.error_class.is_some()
-                && line
-                    .class
-                    .as_deref()
-                    .is_some_and(|c| !line.text(text).contains(c));
+            let other_class = class_outside && !class_matches && entry.error_class.is_some();
             if (weak || other_class) && frame_evidence == 0 {
                 continue;
             }

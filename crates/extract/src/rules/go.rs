@@ -238,20 +238,17 @@ impl Go {
         }
         let fname = cx.text(call.child_by_field_name("function")?);
         let args = named_children(call.child_by_field_name("arguments")?);
-        let (message, formatted) = match fname {
-            "errors.New" | "xerrors.New" => (*args.first()?, false),
-            "fmt.Errorf" | "xerrors.Errorf" | "errors.Errorf" => (*args.first()?, true),
-            "status.Error" | "grpc.Errorf" => (*args.get(1)?, false),
-            "status.Errorf" => (*args.get(1)?, true),
+        // Which argument is the message, and whether it is a format of the ones after it.
+        let (at, formatted) = match fname {
+            "errors.New" | "xerrors.New" => (0, false),
+            "fmt.Errorf" | "xerrors.Errorf" | "errors.Errorf" => (0, true),
+            "status.Error" | "grpc.Errorf" => (1, false),
+            "status.Errorf" => (1, true),
             _ => return None,
         };
-        let t = self.message(message, cx, 0)?;
+        let t = self.message(*args.get(at)?, cx, 0)?;
         let t = if formatted {
-            let values = args
-                .iter()
-                .position(|a| a.id() == message.id())
-                .map_or(&[][..], |i| &args[i + 1..]);
-            self.formatted(&t, values, cx)
+            self.formatted(&t, &args[at + 1..], cx)
         } else {
             t
         };
@@ -279,8 +276,9 @@ impl Go {
     /// = 10`, `const unit = "items"`) is the constant's text, every other directive a
     /// placeholder.
     fn formatted(&self, format: &Template, values: &[Node<'_>], cx: &Cx<'_>) -> Template {
-        let explicit = format.message().contains("%[");
-        printf_template_with(&format.message(), |i, directive| {
+        let format = format.message();
+        let explicit = format.contains("%[");
+        printf_template_with(&format, |i, directive| {
             let name = values
                 .get(i)
                 .filter(|v| v.kind() == "identifier" && !explicit)?;

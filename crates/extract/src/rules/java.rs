@@ -10,7 +10,9 @@ use super::{
     is_error_class, is_logger, last_segment, log_severity, named_children, returned_text,
     returns_of, Cx, Found, Rules, Splice,
 };
-use crate::text::{brace_template, printf_template, strip_quotes, unescape};
+use crate::text::{
+    brace_template, formatted_by_arguments, printf_template, strip_quotes, unescape,
+};
 
 pub(crate) struct Java;
 
@@ -147,7 +149,7 @@ impl Java {
         let class = cx.text(expr.child_by_field_name("type")?);
         let args = named_children(expr.child_by_field_name("arguments")?);
         let mut status = None;
-        let mut message: Option<Template> = None;
+        let mut message = None;
         let mut after_message = 0;
         for a in args {
             let t = cx.text(a);
@@ -165,22 +167,14 @@ impl Java {
         }
         // `new JVMCIError("unresolved field %s", field)`: a class whose constructor formats
         // its message with the arguments after it, as `String.format` does.
-        if let Some(m) = message
-            .as_mut()
-            .filter(|m| after_message > 0 && !m.has_placeholders())
-        {
-            let formatted = printf_template(&m.message());
-            if formatted.has_placeholders() {
-                *m = formatted;
-            }
-        }
+        let message = formatted_by_arguments(message?, after_message > 0);
         let ty = if status.is_some() {
             ErrorType::Http
         } else {
             ErrorType::Exception
         };
         Some(
-            Found::new(at, message?, ty)
+            Found::new(at, message, ty)
                 .class(Some(class.to_owned()))
                 .status(status)
                 .consume(expr),

@@ -9,7 +9,7 @@ use super::{
     http_status, is_capitals, is_error_class, is_logger, last_segment, log_severity,
     named_children, placeholder, Cx, Found, Rules, Splice, LOCAL_REACH,
 };
-use crate::text::{compact, printf_template, strip_quotes, unescape};
+use crate::text::{compact, formatted_by_arguments, strip_quotes, unescape};
 
 pub(crate) struct Js;
 
@@ -454,19 +454,14 @@ impl Js {
         }
         // console.error(..), logger.warn(..), this.logger.fatal(..)
         if let Some(severity) = log_severity(method).filter(|_| is_logger(cx.text(object))) {
-            let (at, mut template) = arg_list
+            let (at, template) = arg_list
                 .iter()
                 .take(3)
                 .enumerate()
                 .find_map(|(i, a)| Some((i, self.message(*a, cx, 0)?)))?;
             // `console.error("cannot open %s: %s", path, err)`: console (util.format), pino and
             // winston format the message with the arguments after it.
-            if at + 1 < arg_list.len() && !template.has_placeholders() {
-                let formatted = printf_template(&template.message());
-                if formatted.has_placeholders() {
-                    template = formatted;
-                }
-            }
+            let template = formatted_by_arguments(template, at + 1 < arg_list.len());
             let severity = if method.eq_ignore_ascii_case("fatal") {
                 Severity::Fatal
             } else {

@@ -9,7 +9,10 @@ use super::{
     is_class_name, is_error_class, is_logger, last_segment, log_severity, named_children,
     returned_text, returns_of, Cx, Found, Rules, Splice,
 };
-use crate::text::{brace_template, compact, printf_template, printf_template_with, unescape};
+use crate::text::{
+    brace_template, compact, formatted_by_arguments, printf_template, printf_template_with,
+    unescape,
+};
 
 pub(crate) struct Python;
 
@@ -74,12 +77,7 @@ impl Rules for Python {
             && first_named(stmt)
                 .filter(|a| a.kind() == "assignment")
                 .and_then(|a| a.child_by_field_name("left"))
-                .is_some_and(|l| {
-                    let name = cx.text(l);
-                    l.kind() == "identifier"
-                        && name.bytes().any(|b| b.is_ascii_uppercase())
-                        && !name.bytes().any(|b| b.is_ascii_lowercase())
-                })
+                .is_some_and(|l| l.kind() == "identifier" && is_capitals(cx.text(l)))
     }
 
     /// A class's attributes are `self.X` or `Cls.X` in its methods, never a bare `X`.
@@ -216,16 +214,14 @@ impl Python {
                 return Some(Found::new(call, message, ErrorType::Exit));
             }
             if let Some(sev) = log_severity(method).filter(|_| is_logger(receiver)) {
-                let mut message = self.message(first_named(arg_list)?, cx, 0)?;
+                let message = self.message(first_named(arg_list)?, cx, 0)?;
                 // `logger.error("socket %r: %r", addr, err)`: logging formats the message with
                 // `%` when it is given arguments, and only then.
                 let positional = named_children(arg_list)
                     .iter()
                     .filter(|a| a.kind() != "keyword_argument")
                     .count();
-                if positional > 1 && !message.has_placeholders() {
-                    message = printf_template(&message.message());
-                }
+                let message = formatted_by_arguments(message, positional > 1);
                 let sev = if method == "fatal" || method == "critical" {
                     Severity::Fatal
                 } else {
