@@ -414,18 +414,22 @@ impl Matcher {
         let score = round(0.5 + 0.5 * coverage);
         // A one-word message (`null`, `closed`) is no evidence against the class the line names
         // in front of it: `UnsupportedOperationException: null` is not an
-        // `AttributeNotFoundException("null")`. (A template that words the class itself,
-        // `"SQLException: " + e.getMessage()`, matches the text that holds it.)
+        // `AttributeNotFoundException("null")`, and `ValueError: invalid literal for int()…`
+        // is not Go's classless `fmt.Errorf("invalid %s: %v", …)`. (A template that words the
+        // class itself, `"SQLException: " + e.getMessage()`, matches the text that holds it;
+        // a generic `Error:` or `panic:` may stand in front of an error of any class.)
         let class_outside = template.one_word
             && line
                 .class
                 .as_deref()
                 .is_some_and(|c| !line.text(text).contains(c));
+        let named_class = class_outside && line.class.as_deref().is_some_and(is_specific_class);
         for &e in &template.entries {
             let entry = &self.entries[e as usize];
             let frame_evidence = frame_evidence(entry, frames);
             let class_matches = class_matches(entry, line);
-            let other_class = class_outside && !class_matches && entry.error_class.is_some();
+            let other_class =
+                class_outside && !class_matches && (entry.error_class.is_some() || named_class);
             if (weak || other_class) && frame_evidence == 0 {
                 continue;
             }
@@ -503,6 +507,15 @@ fn frame_evidence(entry: &MatchEntry, frames: &[Frame]) -> u32 {
         })
         .max()
         .unwrap_or(0)
+}
+
+/// Whether a class named in front of a message says which error it is: not one that a runtime
+/// or a wrapper puts in front of errors of every kind (`Error:`, `Exception:`, `panic:`).
+fn is_specific_class(class: &str) -> bool {
+    !matches!(
+        class,
+        "Error" | "error" | "Exception" | "panic" | "fatal error" | "Throwable"
+    )
 }
 
 fn class_matches(entry: &MatchEntry, line: &Line) -> bool {
@@ -715,7 +728,7 @@ mod tests {
             Vec::<String>::new()
         );
         // The whole message, or a template whose holes take the rest, still matches.
-        assert_eq!(ids(&m, "KeyError: index", &[]), ["index"]);
+        assert_eq!(ids(&m, "Error: index", &[]), ["index"]);
         assert_eq!(ids(&m, "error: no input files", &[]), ["prefix"]);
         // And so does a partial match that the stack trace points at.
         let frames = [Frame {
@@ -743,6 +756,26 @@ mod tests {
         );
         // Without a class in front, the message alone still finds it.
         assert_eq!(ids(&m, "null", &[]), ["null"]);
+        // A record of no class (Go's `fmt.Errorf`) is not what a line of a named class
+        // reports, but may be what a generic `Error:` or `panic:` is put in front of.
+        let m = matcher(vec![entry(
+            "go",
+            "invalid %s: %v",
+            "invalid (.*?): (.*?)",
+            "cmd/go/internal/envcmd/env.go",
+            497,
+        )]);
+        let python = "ValueError: invalid literal for int() with base 10: 'abc'";
+        assert_eq!(ids(&m, python, &[]), Vec::<String>::new());
+        assert_eq!(ids(&m, "panic: invalid GOOS: plan10", &[]), ["go"]);
+        assert_eq!(ids(&m, "invalid GOOS: plan10", &[]), ["go"]);
+        // Where the frames point at it, the record stands whatever the class.
+        let frames = [Frame {
+            file: "/usr/lib/go/src/cmd/go/internal/envcmd/env.go".into(),
+            line: Some(497),
+            function: None,
+        }];
+        assert_eq!(ids(&m, python, &frames), ["go"]);
     }
 
     #[test]
