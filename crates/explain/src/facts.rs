@@ -220,11 +220,21 @@ pub struct Reference {
 
 impl Facts {
     /// The conditions that decide whether the site runs: those of the `if`s, `case`s and
-    /// loops around it, then the early exits above it.
+    /// loops around it, each worded once (`if c != '"': … elif c != '"':` tests one thing
+    /// twice).
     pub fn guards(&self) -> impl Iterator<Item = &Condition> {
+        let guard = |c: &&Condition| c.kind != ConditionKind::EarlyExit;
         self.conditions
             .iter()
-            .filter(|c| c.kind != ConditionKind::EarlyExit)
+            .enumerate()
+            .filter(move |(i, c)| {
+                guard(c)
+                    && !self.conditions[..*i]
+                        .iter()
+                        .filter(guard)
+                        .any(|d| d.expr == c.expr)
+            })
+            .map(|(_, c)| c)
     }
 
     /// The early exits above the site that did not exit, nearest first.

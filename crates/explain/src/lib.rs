@@ -307,6 +307,58 @@ mod tests {
     }
 
     #[test]
+    fn a_condition_tested_twice_and_names_of_one_kind_are_worded_once() {
+        let condition = |expr: &str, line: u32| Condition {
+            expr: expr.into(),
+            conjuncts: vec![expr.into()],
+            negated: String::new(),
+            kind: ConditionKind::If,
+            line,
+        };
+        let state = |name: &str, binding: Binding| State {
+            name: name.into(),
+            binding,
+            value: None,
+            writes: Vec::new(),
+        };
+        // `if c != '"': … elif c != '"': raise …` (json's decoder, after reading `c` again).
+        let facts = Facts {
+            conditions: vec![
+                condition("c != '\"'", 149),
+                condition("c != '}'", 154),
+                condition("c != '\"'", 162),
+            ],
+            state: vec![
+                state("self._c", Binding::State),
+                state("s", Binding::Parameter),
+                state("self._cpp", Binding::State),
+                state("end", Binding::Parameter),
+            ],
+            ..Facts::default()
+        };
+        let e = explain(&site(Lang::Python, Some("ValueError"), "bad", &facts));
+        let doc = &e.documentation;
+        assert!(
+            doc.contains("It is raised when `c != '\"'` and `c != '}'` hold."),
+            "{doc}"
+        );
+        assert!(
+            doc.contains("`s` and `end` are parameters: the caller decides them."),
+            "{doc}"
+        );
+        assert!(
+            doc.contains("`self._c` and `self._cpp` are state of the object, kept between calls."),
+            "{doc}"
+        );
+        let asked = e
+            .solutions
+            .iter()
+            .filter(|s| s.contains("`c != '\"'`"))
+            .count();
+        assert_eq!(asked, 1, "{:?}", e.solutions);
+    }
+
+    #[test]
     fn a_list_of_callers_as_long_as_kept_is_said_to_be_at_least_that() {
         let with_callers = |n: usize| Facts {
             function: Some(Function {

@@ -324,20 +324,43 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
             and_list(&passed)
         ));
     }
+    // Parameters, and state this file never writes, are named together: one sentence says
+    // what each kind means.
+    let (mut parameters, mut kept) = (Vec::new(), Vec::new());
     for s in &facts.state {
         match s.binding {
-            Binding::Parameter => doc.push_str(&format!(
-                " `{}` is a parameter: the caller decides it.",
-                s.name
-            )),
+            Binding::Parameter => parameters.push(ticked(&s.name)),
             Binding::Local => {
                 if let Some(v) = &s.value {
                     let local = s.name.split(['.', '[']).next().unwrap_or(&s.name);
                     doc.push_str(&format!(" `{local}` comes from `{v}`."));
                 }
             }
+            Binding::State if s.writes.is_empty() => kept.push(ticked(&s.name)),
             Binding::State => doc.push_str(&state_sentence(site, s)),
         }
+    }
+    match parameters.len() {
+        0 => {}
+        1 => doc.push_str(&format!(
+            " {} is a parameter: the caller decides it.",
+            parameters[0]
+        )),
+        _ => doc.push_str(&format!(
+            " {} are parameters: the caller decides them.",
+            and_list(&parameters)
+        )),
+    }
+    match kept.len() {
+        0 => {}
+        1 => doc.push_str(&format!(
+            " {} is state of the object, kept between calls.",
+            kept[0]
+        )),
+        _ => doc.push_str(&format!(
+            " {} are state of the object, kept between calls.",
+            and_list(&kept)
+        )),
     }
     for h in &facts.helpers {
         doc.push_str(&format!(
@@ -379,9 +402,6 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
 
 /// What the file does to a piece of state, and how that meets the branch the site is on.
 fn state_sentence(site: &Site<'_>, s: &State) -> String {
-    if s.writes.is_empty() {
-        return format!(" `{}` is state of the object, kept between calls.", s.name);
-    }
     let phrases: Vec<String> = s.writes.iter().map(write_phrase).collect();
     let mut out = format!(
         " `{}` outlives the call; this file changes it at {}.",
