@@ -359,6 +359,65 @@ mod tests {
     }
 
     #[test]
+    fn a_log_line_is_said_to_be_logged_and_a_vague_message_is_not_what_to_alert_on() {
+        let facts = Facts {
+            function: Some(Function {
+                name: "emitWarning".into(),
+                parameters: vec![Parameter {
+                    name: "err".into(),
+                    ty: None,
+                }],
+                ..Function::default()
+            }),
+            conditions: vec![Condition {
+                expr: "err == nil".into(),
+                conjuncts: vec!["err == nil".into()],
+                negated: "err != nil".into(),
+                kind: ConditionKind::If,
+                line: 17,
+            }],
+            ..Facts::default()
+        };
+        let mut log = site(Lang::JavaScript, None, "[${code}] ${type}: ${msg}", &facts);
+        log.error_type = ErrorType::Log;
+        let e = explain(&log);
+        assert!(
+            e.documentation
+                .contains("It is logged when `err == nil` holds."),
+            "{}",
+            e.documentation
+        );
+        assert!(
+            e.trigger_scenarios
+                .contains("logs it when it gets to line 119"),
+            "{}",
+            e.trigger_scenarios
+        );
+        assert!(
+            e.solutions.contains(
+                &"Pass an `err` for which `err == nil` is false when calling `emitWarning()`."
+                    .to_owned()
+            ),
+            "{:?}",
+            e.solutions
+        );
+        // `]` is no text to look for in logs.
+        assert!(
+            e.prevention_tips.iter().all(|t| !t.starts_with("Alert on")),
+            "{:?}",
+            e.prevention_tips
+        );
+        let e = explain(&site(Lang::JavaScript, None, "bad config: ${path}", &facts));
+        assert!(
+            e.prevention_tips
+                .iter()
+                .any(|t| t.starts_with("Alert on the message \"bad config:\"")),
+            "{:?}",
+            e.prevention_tips
+        );
+    }
+
+    #[test]
     fn a_list_of_callers_as_long_as_kept_is_said_to_be_at_least_that() {
         let with_callers = |n: usize| Facts {
             function: Some(Function {

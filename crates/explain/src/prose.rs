@@ -157,6 +157,38 @@ fn what(site: &Site<'_>) -> String {
     }
 }
 
+/// How the sentences say what the site does: "It is {raised} when …", "a call {raises} it",
+/// "instead of {raising}". A log line is logged and a response sent, not raised.
+struct Verb {
+    participle: &'static str,
+    present: &'static str,
+    gerund: &'static str,
+}
+
+fn verb(site: &Site<'_>) -> Verb {
+    let (participle, present, gerund) = match site.error_type {
+        ErrorType::ErrorReturn => ("returned", "returns", "returning"),
+        ErrorType::Http => ("sent", "sends", "sending"),
+        ErrorType::Log => ("logged", "logs", "logging"),
+        ErrorType::Exception | ErrorType::Panic | ErrorType::Assertion | ErrorType::Exit => {
+            ("raised", "raises", "raising")
+        }
+    };
+    Verb {
+        participle,
+        present,
+        gerund,
+    }
+}
+
+/// The article in front of a name: "an `err`", "a `path`".
+fn article(name: &str) -> &'static str {
+    match name.trim_start_matches(['_', '$']).bytes().next() {
+        Some(b'a' | b'e' | b'i' | b'o' | b'A' | b'E' | b'I' | b'O') => "an",
+        _ => "a",
+    }
+}
+
 /// Where a write is, and when it runs: `` `x.delete(k)` (in `f()`, line 9, when `a`) ``.
 fn write_phrase(w: &Write) -> String {
     let mut s = format!("{} (", ticked(w.text.trim_end_matches(';')));
@@ -287,7 +319,8 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
     let handler = handler_of(site);
     if let Some((clause, line)) = handler {
         doc.push_str(&format!(
-            " It is raised when the `try` block before `{clause}` (line {line}) fails with what that clause catches: this site turns that error into this one."
+            " It is {} when the `try` block before `{clause}` (line {line}) fails with what that clause catches: this site turns that error into this one.",
+            verb(site).participle
         ));
     }
     if let Some(name) = sentinel(site) {
@@ -301,13 +334,15 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
         ));
     } else if guards.is_empty() && handler.is_none() {
         doc.push_str(&format!(
-            " No condition in {} guards the raise: every run that gets to line {} raises it.",
+            " No condition in {} guards it: every run that gets to line {} {} it.",
             function_ref(site),
-            site.line
+            site.line,
+            verb(site).present
         ));
     } else if !guards.is_empty() {
         doc.push_str(&format!(
-            " It is raised when {} hold{}.",
+            " It is {} when {} hold{}.",
+            verb(site).participle,
             and_list(&guards),
             if guards.len() == 1 { "s" } else { "" }
         ));
@@ -387,7 +422,8 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
         } = c
         {
             doc.push_str(&format!(
-                " It is raised inside a `try` whose `finally` runs `{f}`."
+                " It is {} inside a `try` whose `finally` runs `{f}`.",
+                verb(site).participle
             ));
         }
     }
@@ -529,7 +565,8 @@ pub(crate) fn trigger_scenarios(site: &Site<'_>) -> String {
     let guards = guard_exprs(site);
     if let Some((clause, line)) = handler_of(site) {
         out.push_str(&format!(
-            " raises it when the code of the `try` before `{clause}` (line {line}) fails{}.",
+            " {} it when the code of the `try` before `{clause}` (line {line}) fails{}.",
+            verb(site).present,
             if guards.is_empty() {
                 String::new()
             } else {
@@ -537,10 +574,15 @@ pub(crate) fn trigger_scenarios(site: &Site<'_>) -> String {
             }
         ));
     } else if guards.is_empty() {
-        out.push_str(&format!(" that gets to line {} raises it.", site.line));
+        out.push_str(&format!(
+            " that gets to line {} {} it.",
+            site.line,
+            verb(site).present
+        ));
     } else {
         out.push_str(&format!(
-            " raises it when it gets to line {} with {} true.",
+            " {} it when it gets to line {} with {} true.",
+            verb(site).present,
             site.line,
             and_list(&guards)
         ));
@@ -664,10 +706,11 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
     if let Some(b) = &facts.other_branch {
         let runs: Vec<String> = b.statements.iter().map(|s| ticked(s)).collect();
         out.push(format!(
-            "Take the other branch of the `if` at line {}: when `{}`, {fname} runs {} instead of raising.",
+            "Take the other branch of the `if` at line {}: when `{}`, {fname} runs {} instead of {}.",
             b.line,
             b.condition,
-            and_list(&runs)
+            and_list(&runs),
+            verb(site).gerund
         ));
     }
     for c in facts.guards().flat_map(|c| c.conjuncts.iter()).take(4) {
@@ -701,7 +744,8 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
                 }
             }
             Subject::Param(p) => format!(
-                "Pass a `{}` for which `{c}` is false when calling {fname}.",
+                "Pass {} `{}` for which `{c}` is false when calling {fname}.",
+                article(&p.name),
                 p.name
             ),
             Subject::Other => format!("Make sure `{c}` is false when {fname} gets to line {}.", site.line),
@@ -723,7 +767,8 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
     }
     if let Some((clause, line)) = handler_of(site) {
         out.push(format!(
-            "Keep the code of the `try` before `{clause}` (line {line}) from failing: {fname} raises this only after that clause caught an error."
+            "Keep the code of the `try` before `{clause}` (line {line}) from failing: {fname} {} this only after that clause caught an error.",
+            verb(site).present
         ));
     }
     out.extend(handled_as(facts));
@@ -796,13 +841,31 @@ pub(crate) fn prevention_tips(site: &Site<'_>) -> Vec<String> {
     if let Some(h) = facts.handlers.first() {
         out.push(format!("Follow the handling at {}:{}.", h.file, h.line));
     }
-    out.push(format!(
-        "Alert on the message \"{}\"{} in logs to see how often it happens.",
-        code::fragment_line(site.message).replace('`', "\\`"),
-        site.class
-            .map(|c| format!(" or the class `{c}`"))
-            .unwrap_or_default()
-    ));
+    // A message whose longest literal part is a bracket or a colon (`[${code}] ${type}:
+    // ${msg}`) gives logs nothing to search for: then its class does, or, when it is the
+    // only tip, the message as a whole.
+    let fragment = code::fragment_line(site.message);
+    let telling = fragment.chars().filter(|c| c.is_alphanumeric()).count() >= 4;
+    let alert = match (telling, site.class) {
+        (true, class) => Some(format!(
+            "the message \"{}\"{}",
+            fragment.replace('`', "\\`"),
+            class
+                .map(|c| format!(" or the class `{c}`"))
+                .unwrap_or_default()
+        )),
+        (false, Some(c)) => Some(format!("the class `{c}`")),
+        (false, None) if out.is_empty() => Some(format!(
+            "the message \"{}\"",
+            site.message.replace('`', "\\`")
+        )),
+        (false, None) => None,
+    };
+    if let Some(alert) = alert {
+        out.push(format!(
+            "Alert on {alert} in logs to see how often it happens."
+        ));
+    }
     out
 }
 
