@@ -374,12 +374,22 @@ fn read_one(
             Ok(t) => std::borrow::Cow::Borrowed(t),
             Err(_) => String::from_utf8_lossy(&buf),
         };
+        // The annotation of a segment goes under its last line: a segment the grouper
+        // completes here ended on the line before this one (a message, or the last frame of its
+        // trace), unless this line is its message (a Python traceback's last line).
+        let (before, after) = match grouper.push(n, &text) {
+            Some(seg) if seg.line == n => (None, Some(seg)),
+            done => (done, None),
+        };
+        if let Some(seg) = before {
+            batch.push_segment(seg);
+        }
         if echo {
             batch.bytes += text.len();
             batch.text.push_str(&text);
             batch.items.push(Item::Line(batch.text.len()));
         }
-        if let Some(seg) = grouper.push(n, &text) {
+        if let Some(seg) = after {
             batch.push_segment(seg);
         }
         if batch.is_full() {
@@ -428,14 +438,14 @@ impl<W: Write> Scan<'_, W> {
             return Ok(());
         }
         self.matched_lines += 1;
-        for h in hits {
-            let t = self.tally.entry(h.entry).or_insert_with(|| Tally {
-                first: (self.file, seg.line),
-                ..Tally::default()
-            });
-            t.count += 1;
-            t.last = (self.file, seg.line);
-        }
+        // A line counts once, for the record it is best explained by: the others named after
+        // it are alternatives, not errors that happened too.
+        let t = self.tally.entry(hits[0].entry).or_insert_with(|| Tally {
+            first: (self.file, seg.line),
+            ..Tally::default()
+        });
+        t.count += 1;
+        t.last = (self.file, seg.line);
         if self.json {
             let line = JsonLine {
                 file,

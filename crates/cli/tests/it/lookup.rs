@@ -272,12 +272,38 @@ fn scan_annotates_matched_lines_and_sums_them_up() {
     let shown = s.ok(&["show", py.as_str().unwrap(), "--json"]);
     assert!(shown.contains("\"filePath\":\"py/pkg/a.py\""), "{shown}");
     let summary = String::from_utf8(out.stderr).unwrap();
-    assert!(summary.contains("8 lines read, 4 matched"), "{summary}");
+    // Each line counts once, for its best record, though each names the twin record too.
+    assert!(
+        summary.contains("8 lines read, 4 matched, 3 distinct records"),
+        "{summary}"
+    );
 
     // Human form: every line echoed, matched ones annotated, then the summary.
     let human = s.ok(&["scan", "app.log"]);
     assert!(human.contains("INFO starting"));
     assert!(human.contains("↳ errata: line 2 is"), "{human}");
+    // Each annotation is right under its line, or under the last line of its trace.
+    let under = |line: &str, annotation: &str| {
+        let echoed: Vec<&str> = human.lines().collect();
+        let at = echoed.iter().position(|l| *l == line).expect("echoed");
+        assert!(
+            echoed[at + 1].trim_start().starts_with(annotation),
+            "{annotation} under {line}:\n{human}"
+        );
+    };
+    under(
+        "2024-05-01 12:00:01 ERROR lease 7 was already released",
+        "↳ errata: line 2 is",
+    );
+    under(
+        "  File \"/x/py/pkg/a.py\", line 2, in load",
+        "ValueError: no such lease: q",
+    );
+    under("ValueError: no such lease: q", "↳ errata: line 7 is");
+    under(
+        "2024-05-01 12:00:03 ERROR lease 8 was already released",
+        "↳ errata: line 8 is",
+    );
     assert!(human.contains("{}=\"7\""), "{human}");
     assert!(
         human
