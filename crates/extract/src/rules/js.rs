@@ -13,6 +13,9 @@ use crate::text::{compact, formatted_by_arguments, strip_quotes, unescape};
 
 pub(crate) struct Js;
 
+/// The arguments after a log's title that its message is made of.
+const MAX_LOG_ARGUMENTS: usize = 6;
+
 /// How many times a message is followed through locals before giving up.
 const MAX_FOLLOW: u8 = 3;
 
@@ -459,6 +462,20 @@ impl Js {
                 .take(3)
                 .enumerate()
                 .find_map(|(i, a)| Some((i, self.message(*a, cx, 0)?)))?;
+            // npm's logs (proc-log, npmlog) take a title first: `log.warn('config', `ignoring
+            // ${path}`)` prints `config ignoring …`, and `log.error('stack', err.stack)`
+            // `stack ` and the stack, as util.format joins its arguments.
+            if let Some(title) = log_title(&template).filter(|_| at + 1 < arg_list.len()) {
+                let mut joined = Template::literal(title);
+                for &next in arg_list.iter().skip(at + 1).take(MAX_LOG_ARGUMENTS) {
+                    joined.push_literal(" ");
+                    joined.append(
+                        self.message(next, cx, 0)
+                            .unwrap_or_else(|| placeholder(next, cx, Splice::Dollar)),
+                    );
+                }
+                return Some(Found::new(call, joined, ErrorType::Log).severity(severity));
+            }
             // `console.error("cannot open %s: %s", path, err)`: console (util.format), pino and
             // winston format the message with the arguments after it.
             let template = formatted_by_arguments(template, at + 1 < arg_list.len());
@@ -497,6 +514,16 @@ impl Js {
 }
 
 /// Looks through parentheses, `await`, and TypeScript's `as`, `!` and `satisfies`.
+/// A logger's first argument that is a title rather than a message: one short word of
+/// literal text (`'config'`, `'deprecated'`, `'stack'`), with no placeholder nor directive.
+/// (`console.error('Error:', err)` is a message and a value, not a title.)
+fn log_title(template: &Template) -> Option<String> {
+    let text = template.message();
+    let word = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.');
+    (!template.has_placeholders() && (1..=30).contains(&text.len()) && text.chars().all(word))
+        .then_some(text)
+}
+
 fn unwrap(mut node: Node<'_>) -> Node<'_> {
     while matches!(
         node.kind(),
