@@ -29,6 +29,7 @@ const PER_PAGE: u64 = 25;
 const STYLE: &str = "body{font:15px/1.45 system-ui,sans-serif;max-width:72rem;margin:1.5rem auto;padding:0 1rem;color:#1b1b1b}\
 a{color:#0b57d0}header a{margin-right:1rem}form.search input[name=q]{width:30rem}\
 .msg{font-family:ui-monospace,monospace;background:#f4f4f4;padding:.1rem .3rem}\
+p code,li code{font-size:.92em;background:#f1f3f5;padding:0 .2rem;border-radius:3px}\
 pre{background:#f6f8fa;padding:.6rem;overflow:auto}table{border-collapse:collapse}\
 td,th{padding:.15rem .6rem;text-align:left;vertical-align:top}tr.raise{background:#fff3c4}\
 .code td.n{color:#888;text-align:right;user-select:none}.kind{color:#555}.approx{color:#a15c00}\
