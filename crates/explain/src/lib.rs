@@ -418,6 +418,36 @@ mod tests {
     }
 
     #[test]
+    fn a_state_written_in_many_places_names_the_first_few() {
+        let writes = (1..=5)
+            .map(|i| Write {
+                text: format!("this.prefix = p{i}"),
+                effect: Effect::Assign,
+                line: 100 + i,
+                function: None,
+                conditions: Vec::new(),
+            })
+            .collect();
+        let facts = Facts {
+            state: vec![State {
+                name: "this.prefix".into(),
+                binding: Binding::State,
+                value: None,
+                writes,
+            }],
+            ..Facts::default()
+        };
+        let e = explain(&site(Lang::JavaScript, None, "bad prefix", &facts));
+        for text in [&e.documentation, &e.trigger_scenarios] {
+            assert!(
+                text.contains("`this.prefix = p3` (line 103) and 2 more places"),
+                "{text}"
+            );
+            assert!(!text.contains("p4"), "{text}");
+        }
+    }
+
+    #[test]
     fn a_list_of_callers_as_long_as_kept_is_said_to_be_at_least_that() {
         let with_callers = |n: usize| Facts {
             function: Some(Function {

@@ -11,6 +11,8 @@ use crate::{
 
 /// Most callers and handlers named in prose.
 const MAX_REFS: usize = 3;
+/// Writes to one piece of state named in a sentence; the rest are counted.
+const MAX_WRITES: usize = 3;
 
 /// What one conjunct of a guard is about, which decides how it can be made false.
 pub(crate) enum Subject<'a> {
@@ -202,6 +204,21 @@ fn write_phrase(w: &Write) -> String {
     }
     s.push(')');
     s
+}
+
+/// The first [`MAX_WRITES`] writes as [`write_phrase`]s, and how many more there are.
+fn writes_list(writes: &[&Write]) -> String {
+    let mut shown: Vec<String> = writes
+        .iter()
+        .take(MAX_WRITES)
+        .map(|w| write_phrase(w))
+        .collect();
+    match writes.len().saturating_sub(MAX_WRITES) {
+        0 => {}
+        1 => shown.push("1 more place".to_owned()),
+        n => shown.push(format!("{n} more places")),
+    }
+    and_list(&shown)
 }
 
 fn guard_exprs(site: &Site<'_>) -> Vec<String> {
@@ -438,11 +455,10 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
 
 /// What the file does to a piece of state, and how that meets the branch the site is on.
 fn state_sentence(site: &Site<'_>, s: &State) -> String {
-    let phrases: Vec<String> = s.writes.iter().map(write_phrase).collect();
     let mut out = format!(
         " `{}` outlives the call; this file changes it at {}.",
         s.name,
-        and_list(&phrases)
+        writes_list(&s.writes.iter().collect::<Vec<_>>())
     );
     if !s.writes.iter().any(|w| w.effect == Effect::Add)
         && s.writes.iter().all(|w| w.effect != Effect::Assign)
@@ -588,23 +604,22 @@ pub(crate) fn trigger_scenarios(site: &Site<'_>) -> String {
         ));
     }
     for s in facts.state.iter().filter(|s| s.binding == Binding::State) {
-        let adds: Vec<String> = s
+        let adds: Vec<&Write> = s
             .writes
             .iter()
             .filter(|w| matches!(w.effect, Effect::Add | Effect::Assign))
-            .map(write_phrase)
             .collect();
         if !adds.is_empty() {
             out.push_str(&format!(
                 " `{}` gets that state from {}, in an earlier call.",
                 s.name,
-                and_list(&adds)
+                writes_list(&adds)
             ));
         } else if !s.writes.is_empty() {
             out.push_str(&format!(
                 " `{}` is filled outside this file; here it is only emptied, by {}.",
                 s.name,
-                and_list(&s.writes.iter().map(write_phrase).collect::<Vec<_>>())
+                writes_list(&s.writes.iter().collect::<Vec<_>>())
             ));
         }
     }
@@ -737,10 +752,7 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
                 if clears.is_empty() {
                     format!("Make `{c}` false before {fname} runs: `{}` decides it.", s.name)
                 } else {
-                    format!(
-                        "Make `{c}` false: {} does so.",
-                        and_list(&clears.iter().map(|w| write_phrase(w)).collect::<Vec<_>>())
-                    )
+                    format!("Make `{c}` false: {} does so.", writes_list(&clears))
                 }
             }
             Subject::Param(p) => format!(
