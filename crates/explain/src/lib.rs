@@ -356,6 +356,12 @@ mod tests {
             .filter(|s| s.contains("`c != '\"'`"))
             .count();
         assert_eq!(asked, 1, "{:?}", e.solutions);
+        // `c` is the function's own local: no caller can check it before the call.
+        assert!(
+            e.prevention_tips.iter().all(|t| !t.starts_with("Check ")),
+            "{:?}",
+            e.prevention_tips
+        );
     }
 
     #[test]
@@ -400,6 +406,13 @@ mod tests {
             ),
             "{:?}",
             e.solutions
+        );
+        // `err` is an argument: its caller can check it.
+        assert!(
+            e.prevention_tips
+                .contains(&"Check `err == nil` before calling `emitWarning()`.".to_owned()),
+            "{:?}",
+            e.prevention_tips
         );
         // `]` is no text to look for in logs.
         assert!(

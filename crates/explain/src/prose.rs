@@ -816,11 +816,22 @@ pub(crate) fn prevention_tips(site: &Site<'_>) -> Vec<String> {
     let facts = site.facts;
     let mut out = Vec::new();
     let fname = function_ref(site);
-    let guards = guard_exprs(site);
-    if !guards.is_empty() {
+    // Only a condition on what a caller can see before the call (an argument, the
+    // configuration, the environment, state the file sets) can be checked beforehand: `!ok`
+    // of a type assertion inside the function cannot.
+    let checkable: Vec<String> = facts
+        .guards()
+        .filter(|c| {
+            c.conjuncts
+                .iter()
+                .any(|j| !matches!(subject(site, j), Subject::Other))
+        })
+        .map(|c| ticked(&c.expr))
+        .collect();
+    if !checkable.is_empty() {
         out.push(format!(
             "Check {} before calling {fname}.",
-            and_list(&guards)
+            and_list(&checkable)
         ));
     }
     for s in facts
