@@ -206,14 +206,21 @@ fn write_phrase(w: &Write) -> String {
     s
 }
 
+/// One sentence for names of one kind: " `a` is …." or " `a` and `b` are …."; nothing for
+/// none.
+fn named_together(names: &[String], one: &str, many: &str) -> String {
+    match names {
+        [] => String::new(),
+        [name] => format!(" {name} {one}."),
+        _ => format!(" {} {many}.", and_list(names)),
+    }
+}
+
 /// The first [`MAX_WRITES`] writes as [`write_phrase`]s, and how many more there are.
-fn writes_list(writes: &[&Write]) -> String {
-    let mut shown: Vec<String> = writes
-        .iter()
-        .take(MAX_WRITES)
-        .map(|w| write_phrase(w))
-        .collect();
-    match writes.len().saturating_sub(MAX_WRITES) {
+fn writes_list<'a>(writes: impl IntoIterator<Item = &'a Write>) -> String {
+    let mut writes = writes.into_iter();
+    let mut shown: Vec<String> = writes.by_ref().take(MAX_WRITES).map(write_phrase).collect();
+    match writes.count() {
         0 => {}
         1 => shown.push("1 more place".to_owned()),
         n => shown.push(format!("{n} more places")),
@@ -392,28 +399,16 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
             Binding::State => doc.push_str(&state_sentence(site, s)),
         }
     }
-    match parameters.len() {
-        0 => {}
-        1 => doc.push_str(&format!(
-            " {} is a parameter: the caller decides it.",
-            parameters[0]
-        )),
-        _ => doc.push_str(&format!(
-            " {} are parameters: the caller decides them.",
-            and_list(&parameters)
-        )),
-    }
-    match kept.len() {
-        0 => {}
-        1 => doc.push_str(&format!(
-            " {} is state of the object, kept between calls.",
-            kept[0]
-        )),
-        _ => doc.push_str(&format!(
-            " {} are state of the object, kept between calls.",
-            and_list(&kept)
-        )),
-    }
+    doc.push_str(&named_together(
+        &parameters,
+        "is a parameter: the caller decides it",
+        "are parameters: the caller decides them",
+    ));
+    doc.push_str(&named_together(
+        &kept,
+        "is state of the object, kept between calls",
+        "are state of the object, kept between calls",
+    ));
     for h in &facts.helpers {
         doc.push_str(&format!(
             " `{}()` (line {}) returns {}.",
@@ -458,7 +453,7 @@ fn state_sentence(site: &Site<'_>, s: &State) -> String {
     let mut out = format!(
         " `{}` outlives the call; this file changes it at {}.",
         s.name,
-        writes_list(&s.writes.iter().collect::<Vec<_>>())
+        writes_list(&s.writes)
     );
     if !s.writes.iter().any(|w| w.effect == Effect::Add)
         && s.writes.iter().all(|w| w.effect != Effect::Assign)
@@ -613,13 +608,13 @@ pub(crate) fn trigger_scenarios(site: &Site<'_>) -> String {
             out.push_str(&format!(
                 " `{}` gets that state from {}, in an earlier call.",
                 s.name,
-                writes_list(&adds)
+                writes_list(adds)
             ));
         } else if !s.writes.is_empty() {
             out.push_str(&format!(
                 " `{}` is filled outside this file; here it is only emptied, by {}.",
                 s.name,
-                writes_list(&s.writes.iter().collect::<Vec<_>>())
+                writes_list(&s.writes)
             ));
         }
     }
@@ -752,7 +747,7 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
                 if clears.is_empty() {
                     format!("Make `{c}` false before {fname} runs: `{}` decides it.", s.name)
                 } else {
-                    format!("Make `{c}` false: {} does so.", writes_list(&clears))
+                    format!("Make `{c}` false: {} does so.", writes_list(clears))
                 }
             }
             Subject::Param(p) => format!(

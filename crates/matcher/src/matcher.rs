@@ -418,12 +418,12 @@ impl Matcher {
         // is not Go's classless `fmt.Errorf("invalid %s: %v", …)`. (A template that words the
         // class itself, `"SQLException: " + e.getMessage()`, matches the text that holds it;
         // a generic `Error:` or `panic:` may stand in front of an error of any class.)
-        let class_outside = template.one_word
-            && line
-                .class
-                .as_deref()
-                .is_some_and(|c| !line.text(text).contains(c));
-        let named_class = class_outside && line.class.as_deref().is_some_and(is_specific_class);
+        let outside = line
+            .class
+            .as_deref()
+            .filter(|c| template.one_word && !line.text(text).contains(c));
+        let (class_outside, named_class) =
+            (outside.is_some(), outside.is_some_and(is_specific_class));
         for &e in &template.entries {
             let entry = &self.entries[e as usize];
             let frame_evidence = frame_evidence(entry, frames);
@@ -564,6 +564,14 @@ mod tests {
         }
     }
 
+    fn frame(file: &str, line: u32) -> Frame {
+        Frame {
+            file: file.into(),
+            line: Some(line),
+            function: None,
+        }
+    }
+
     fn matcher(entries: Vec<MatchEntry>) -> Matcher {
         Matcher::new(entries).0
     }
@@ -691,11 +699,7 @@ mod tests {
             entry("one", "not found", "not found", "src/a.py", 10),
             entry("two", "not found", "not found", "src/b.py", 40),
         ]);
-        let frames = [Frame {
-            file: "/srv/app/src/b.py".into(),
-            line: Some(41),
-            function: None,
-        }];
+        let frames = [frame("/srv/app/src/b.py", 41)];
         assert_eq!(ids(&m, "KeyError: not found", &frames), ["two", "one"]);
         assert_eq!(ids(&m, "KeyError: not found", &[]), ["one", "two"]);
     }
@@ -731,11 +735,7 @@ mod tests {
         assert_eq!(ids(&m, "Error: index", &[]), ["index"]);
         assert_eq!(ids(&m, "error: no input files", &[]), ["prefix"]);
         // And so does a partial match that the stack trace points at.
-        let frames = [Frame {
-            file: "/usr/lib/python3/a.py".into(),
-            line: Some(3),
-            function: None,
-        }];
+        let frames = [frame("/usr/lib/python3/a.py", 3)];
         assert_eq!(ids(&m, "RuntimeError: bad index 4", &frames), ["index"]);
     }
 
@@ -770,11 +770,7 @@ mod tests {
         assert_eq!(ids(&m, "panic: invalid GOOS: plan10", &[]), ["go"]);
         assert_eq!(ids(&m, "invalid GOOS: plan10", &[]), ["go"]);
         // Where the frames point at it, the record stands whatever the class.
-        let frames = [Frame {
-            file: "/usr/lib/go/src/cmd/go/internal/envcmd/env.go".into(),
-            line: Some(497),
-            function: None,
-        }];
+        let frames = [frame("/usr/lib/go/src/cmd/go/internal/envcmd/env.go", 497)];
         assert_eq!(ids(&m, python, &frames), ["go"]);
     }
 

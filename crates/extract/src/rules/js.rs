@@ -462,23 +462,26 @@ impl Js {
                 .take(3)
                 .enumerate()
                 .find_map(|(i, a)| Some((i, self.message(*a, cx, 0)?)))?;
-            // npm's logs (proc-log, npmlog) take a title first: `log.warn('config', `ignoring
-            // ${path}`)` prints `config ignoring …`, and `log.error('stack', err.stack)`
-            // `stack ` and the stack, as util.format joins its arguments.
-            if let Some(title) = log_title(&template).filter(|_| at + 1 < arg_list.len()) {
-                let mut joined = Template::literal(title);
-                for &next in arg_list.iter().skip(at + 1).take(MAX_LOG_ARGUMENTS) {
-                    joined.push_literal(" ");
-                    joined.append(
-                        self.message(next, cx, 0)
-                            .unwrap_or_else(|| placeholder(next, cx, Splice::Dollar)),
-                    );
+            let followed = at + 1 < arg_list.len();
+            let template = match log_title(&template).filter(|_| followed) {
+                // npm's logs (proc-log, npmlog) take a title first: `log.warn('config',
+                // `ignoring ${path}`)` prints `config ignoring …`, and `log.error('stack',
+                // err.stack)` `stack ` and the stack, as util.format joins its arguments.
+                Some(title) => {
+                    let mut joined = Template::literal(title);
+                    for &next in arg_list.iter().skip(at + 1).take(MAX_LOG_ARGUMENTS) {
+                        joined.push_literal(" ");
+                        joined.append(
+                            self.message(next, cx, 0)
+                                .unwrap_or_else(|| placeholder(next, cx, Splice::Dollar)),
+                        );
+                    }
+                    joined
                 }
-                return Some(Found::new(call, joined, ErrorType::Log).severity(severity));
-            }
-            // `console.error("cannot open %s: %s", path, err)`: console (util.format), pino and
-            // winston format the message with the arguments after it.
-            let template = formatted_by_arguments(template, at + 1 < arg_list.len());
+                // `console.error("cannot open %s: %s", path, err)`: console (util.format),
+                // pino and winston format the message with the arguments after it.
+                None => formatted_by_arguments(template, followed),
+            };
             let severity = if method.eq_ignore_ascii_case("fatal") {
                 Severity::Fatal
             } else {
@@ -513,7 +516,6 @@ impl Js {
     }
 }
 
-/// Looks through parentheses, `await`, and TypeScript's `as`, `!` and `satisfies`.
 /// A logger's first argument that is a title rather than a message: one short word of
 /// literal text (`'config'`, `'deprecated'`, `'stack'`), with no placeholder nor directive.
 /// (`console.error('Error:', err)` is a message and a value, not a title.)
@@ -524,6 +526,7 @@ fn log_title(template: &Template) -> Option<String> {
         .then_some(text)
 }
 
+/// Looks through parentheses, `await`, and TypeScript's `as`, `!` and `satisfies`.
 fn unwrap(mut node: Node<'_>) -> Node<'_> {
     while matches!(
         node.kind(),
