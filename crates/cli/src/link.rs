@@ -187,6 +187,12 @@ fn relink(mut item: Explained, index: &RefIndex) -> Option<Explained> {
             .filter(|c| {
                 !(c.file == item.record.file_path && c.function.as_deref() == Some(f.name.as_str()))
             })
+            // A name defined in several places is no proof of which one a call reaches: then
+            // only the calls in the defining file itself are kept.
+            .filter(|c| {
+                (c.exact || c.file == item.record.file_path)
+                    && calls_it(c, f, &item.record.file_path)
+            })
             .take(MAX_LINKS)
             .collect(),
         // A Go sentinel (`var ErrX = errors.New(…)`): the functions that return it.
@@ -243,13 +249,65 @@ fn callers(index: &RefIndex, name: &str, fam: u8) -> Vec<Reference> {
         .collect()
 }
 
+/// Whether the call `c` is proven to reach the function `f` of `file`, by how it is written:
+/// a call in the same file (bare, or through `self`/`this`), or from another file a method
+/// called on a receiver (`x.save(…)`, `Type::save(…)`) and a free function called bare or
+/// through its module's name (`pickle.dump(…)`, `strconv.Atoi(…)`). A bare call of a
+/// method's name (`drop(x)`, `update()`) is another function's.
+fn calls_it(c: &Reference, f: &errata_explain::Function, file: &str) -> bool {
+    let Some(at) = find_call(&c.text, &f.name) else {
+        return false;
+    };
+    let head = c.text[..at].trim_end();
+    let receiver = head.ends_with('.') || head.ends_with("::") || head.ends_with("->");
+    if c.file == file {
+        return true;
+    }
+    if f.owner.is_some() {
+        // A Java method of another file is called through a receiver, or bare from a subclass.
+        return receiver || file.ends_with(".java");
+    }
+    if !receiver {
+        // A free function called bare from another file: of its own package in Go, imported
+        // by name elsewhere.
+        return !file.ends_with(".go") || folder(&c.file) == folder(file);
+    }
+    // Through a module or package name: the file's stem (Python, JavaScript) or folder (Go),
+    // or a Rust module path.
+    let qualifier = head
+        .trim_end_matches('.')
+        .trim_end_matches("::")
+        .rsplit(|ch: char| !(ch.is_alphanumeric() || ch == '_'))
+        .next()
+        .unwrap_or("");
+    let stem = file
+        .rsplit('/')
+        .next()
+        .and_then(|n| n.split('.').next())
+        .unwrap_or("");
+    let dir = folder(file).rsplit('/').next().unwrap_or("");
+    !qualifier.is_empty() && (qualifier == stem || qualifier == dir)
+}
+
+fn folder(path: &str) -> &str {
+    path.rsplit_once('/').map_or("", |(dir, _)| dir)
+}
+
+/// Where `name` is called in `text`: the start of `name(` (or `name<`, `name::<`), not inside
+/// a longer name.
+fn find_call(text: &str, name: &str) -> Option<usize> {
+    text.match_indices(name).map(|(i, _)| i).find(|&i| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + name.len()..].trim_start();
+        !before.is_some_and(|ch| ch.is_alphanumeric() || ch == '_' || ch == '$' || ch == '#')
+            && (after.starts_with('(') || after.starts_with('<') || after.starts_with("::<"))
+    })
+}
+
 /// The places that create an error class (`new X(…)`, `raise X(…)`, `&X{…}`): the code's
 /// before the tests', and those in the record's own folder first (a class of that name
 /// elsewhere may be another one; of a generic name, such as `Error`, it is taken to be).
 fn creations(index: &RefIndex, class: &str, fam: u8, file: &str) -> Vec<Reference> {
-    fn folder(path: &str) -> &str {
-        path.rsplit_once('/').map_or("", |(dir, _)| dir)
-    }
     let here = folder(file);
     let name = class_name(class);
     // `Error { inner }` in another folder is another crate's or package's `Error`.
@@ -270,9 +328,44 @@ fn creations(index: &RefIndex, class: &str, fam: u8, file: &str) -> Vec<Referenc
 /// The handlers of a class. A class caught all over the repository (`ValueError`,
 /// `IllegalStateException`) is caught for many reasons: only the handlers in the functions
 /// that call the record's function are about this error.
+/// Classes of the language itself that any code raises: a handler of one elsewhere is
+/// about its own code, unless it is in a caller of the record's function.
+const BUILTIN_CLASSES: &[&str] = &[
+    "ValueError",
+    "TypeError",
+    "KeyError",
+    "IndexError",
+    "AttributeError",
+    "RuntimeError",
+    "AssertionError",
+    "OSError",
+    "IOError",
+    "NotImplementedError",
+    "LookupError",
+    "StopIteration",
+    "EOFError",
+    "UnicodeError",
+    "UnicodeDecodeError",
+    "OverflowError",
+    "IllegalArgumentException",
+    "IllegalStateException",
+    "NullPointerException",
+    "UnsupportedOperationException",
+    "IndexOutOfBoundsException",
+    "IOException",
+    "NumberFormatException",
+    "RangeError",
+    "SyntaxError",
+    "ReferenceError",
+];
+
 fn handlers(index: &RefIndex, class: &str, fam: u8, callers: &[Reference]) -> Vec<Reference> {
     let all = index.get(RefKind::Handler, class, fam);
-    let files = index.files(RefKind::Handler, class, fam);
+    let files = if BUILTIN_CLASSES.contains(&class) || GENERIC_CLASSES.contains(&class) {
+        usize::MAX
+    } else {
+        index.files(RefKind::Handler, class, fam)
+    };
     all.iter()
         .filter(|h| {
             files <= MAX_HANDLER_FILES

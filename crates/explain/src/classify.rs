@@ -22,6 +22,18 @@ const BACKGROUNDS: &[(&[&str], BackgroundTag)] = &[
     ),
     (
         &[
+            "parse",
+            "malformed",
+            "corrupt",
+            "decode",
+            "unexpected token",
+            "syntax",
+            "json",
+        ],
+        BackgroundTag::MalformedData,
+    ),
+    (
+        &[
             "unauthori",
             "authenticat",
             "credential",
@@ -32,7 +44,7 @@ const BACKGROUNDS: &[(&[&str], BackgroundTag)] = &[
         BackgroundTag::AuthenticationFailed,
     ),
     (
-        &["permission", "forbidden", "denied", "not allowed", "access"],
+        &["permission", "forbidden", "denied", "not allowed"],
         BackgroundTag::PermissionDenied,
     ),
     (
@@ -64,6 +76,12 @@ const BACKGROUNDS: &[(&[&str], BackgroundTag)] = &[
         BackgroundTag::UnsupportedOperation,
     ),
     (
+        &[
+            "invalid", "must", "expected", "required", "should", "bad", "illegal", "wrong", "empty",
+        ],
+        BackgroundTag::InvalidInput,
+    ),
+    (
         &["config", "environment variable", "setting", "option"],
         BackgroundTag::InvalidConfiguration,
     ),
@@ -89,26 +107,8 @@ const BACKGROUNDS: &[(&[&str], BackgroundTag)] = &[
         BackgroundTag::ConcurrencyConflict,
     ),
     (
-        &[
-            "parse",
-            "malformed",
-            "corrupt",
-            "decode",
-            "unexpected token",
-            "syntax",
-            "json",
-        ],
-        BackgroundTag::MalformedData,
-    ),
-    (
         &["read", "write", "file", "directory", "i/o", "disk"],
         BackgroundTag::IoFailure,
-    ),
-    (
-        &[
-            "invalid", "must", "expected", "required", "should", "bad", "illegal", "wrong", "empty",
-        ],
-        BackgroundTag::InvalidInput,
     ),
     (
         &[
@@ -150,13 +150,14 @@ pub(crate) fn background_tag(site: &Site<'_>) -> BackgroundTag {
     if class.contains("permission") || class.contains("security") {
         return BackgroundTag::PermissionDenied;
     }
-    if class.contains("ioerror") || class.contains("ioexception") || class.contains("oserror") {
-        return BackgroundTag::IoFailure;
-    }
     for (words, tag) in BACKGROUNDS {
         if words.iter().any(|w| has_keyword(&m, w)) {
             return *tag;
         }
+    }
+    // Java throws `IOException` for malformed data too: the class says less than the words.
+    if class.contains("ioerror") || class.contains("ioexception") || class.contains("oserror") {
+        return BackgroundTag::IoFailure;
     }
     if class.contains("value") || class.contains("argument") || class.contains("type") {
         return BackgroundTag::InvalidInput;
@@ -164,8 +165,11 @@ pub(crate) fn background_tag(site: &Site<'_>) -> BackgroundTag {
     if class.contains("state") {
         return BackgroundTag::InvalidStateTransition;
     }
-    // No word says more: state that outlives the call and decides the raise makes it a
-    // state error.
+    // No word says more: a guard on what the caller passes makes it bad input, and state
+    // that outlives the call and decides the raise a state error.
+    if reads_parameter(site) {
+        return BackgroundTag::InvalidInput;
+    }
     let state_guard = site
         .facts
         .state
@@ -192,13 +196,54 @@ fn has_keyword(text: &str, keyword: &str) -> bool {
     })
 }
 
+/// Whether a guard of the site reads a parameter of its function: what the caller passes
+/// decides it.
+fn reads_parameter(site: &Site<'_>) -> bool {
+    site.facts
+        .guards()
+        .flat_map(|c| c.conjuncts.iter())
+        .any(|c| {
+            matches!(
+                crate::prose::subject(site, c),
+                crate::prose::Subject::Param(_) | crate::prose::Subject::BoolParam(..)
+            )
+        })
+}
+
+/// Whether a network failure is one that passes: a timeout, a refused or reset connection, a
+/// service that is unavailable for now.
+fn is_transient(site: &Site<'_>) -> bool {
+    let text = format!("{} {}", site.message, site.class.unwrap_or_default()).to_lowercase();
+    [
+        "timed out",
+        "timeout",
+        "refused",
+        "reset",
+        "unavailable",
+        "temporar",
+        "try again",
+        "econnreset",
+        "econnrefused",
+        "etimedout",
+        "eagain",
+        "unreachable",
+        "broken pipe",
+    ]
+    .iter()
+    .any(|w| text.contains(w))
+}
+
 pub(crate) fn handling_strategy(site: &Site<'_>, bg: BackgroundTag) -> HandlingStrategy {
     match site.error_type {
+        ErrorType::Panic | ErrorType::Assertion if reads_parameter(site) => {
+            return HandlingStrategy::FixInput
+        }
         ErrorType::Panic | ErrorType::Assertion => return HandlingStrategy::FixCode,
         ErrorType::Exit => return HandlingStrategy::FailFast,
         _ => {}
     }
     match bg {
+        BackgroundTag::NetworkFailure if !is_transient(site) => HandlingStrategy::Propagate,
         BackgroundTag::Timeout
         | BackgroundTag::NetworkFailure
         | BackgroundTag::RateLimited
@@ -215,42 +260,11 @@ pub(crate) fn handling_strategy(site: &Site<'_>, bg: BackgroundTag) -> HandlingS
         BackgroundTag::NotImplemented
         | BackgroundTag::UnsupportedOperation
         | BackgroundTag::Deprecated => HandlingStrategy::Fallback,
-        BackgroundTag::InternalInvariant => HandlingStrategy::FixCode,
+        // A check of the code's own that is no panic: its caller passes it on.
+        BackgroundTag::InternalInvariant => HandlingStrategy::Propagate,
         BackgroundTag::InvalidStateTransition => HandlingStrategy::Fallback,
         BackgroundTag::Cancelled => HandlingStrategy::Ignore,
         BackgroundTag::IoFailure | BackgroundTag::ResourceExhausted => HandlingStrategy::Propagate,
-    }
-}
-
-pub(crate) fn situation(bg: BackgroundTag) -> &'static str {
-    match bg {
-        BackgroundTag::InvalidInput => {
-            "An argument or input value does not meet what the code checks."
-        }
-        BackgroundTag::InvalidStateTransition => {
-            "An operation is attempted in a state that does not allow it."
-        }
-        BackgroundTag::NotFound => "Something looked up by name, key or path does not exist.",
-        BackgroundTag::AlreadyExists => "Something created or registered exists already.",
-        BackgroundTag::PermissionDenied => "The caller lacks the permission the operation needs.",
-        BackgroundTag::AuthenticationFailed => "Credentials are missing or rejected.",
-        BackgroundTag::MissingConfiguration => "A required setting is absent.",
-        BackgroundTag::InvalidConfiguration => "A setting has a value the code rejects.",
-        BackgroundTag::UnsupportedOperation => {
-            "The operation is not supported for these arguments or this platform."
-        }
-        BackgroundTag::NotImplemented => "The code path is not implemented.",
-        BackgroundTag::Timeout => "An operation took longer than it is allowed to.",
-        BackgroundTag::NetworkFailure => "A network operation failed.",
-        BackgroundTag::RateLimited => "Too many requests were made.",
-        BackgroundTag::ResourceExhausted => "A size or resource limit was reached.",
-        BackgroundTag::DependencyFailure => "A service or component this code depends on failed.",
-        BackgroundTag::MalformedData => "Data being parsed or decoded is not in the expected form.",
-        BackgroundTag::ConcurrencyConflict => "Concurrent work conflicts with this operation.",
-        BackgroundTag::IoFailure => "A file or stream operation failed.",
-        BackgroundTag::Cancelled => "The operation was cancelled.",
-        BackgroundTag::Deprecated => "A deprecated feature is used.",
-        BackgroundTag::InternalInvariant => "An internal consistency check failed.",
     }
 }
 

@@ -40,7 +40,7 @@ fn semi(lang: Lang) -> &'static str {
 /// and so does what they hold (`{e.Err.Error()}`, `${sandbox.id}`, `%(name)s`).
 pub(crate) fn stable_fragment(message: &str) -> String {
     let b = message.as_bytes();
-    let mut best = "";
+    let mut best = (0, 0);
     let (mut start, mut i) = (0, 0);
     while i < b.len() {
         let hole_end = match b[i] {
@@ -51,20 +51,42 @@ pub(crate) fn stable_fragment(message: &str) -> String {
         };
         match hole_end {
             Some(end) => {
-                if message[start..i].len() > best.len() {
-                    best = &message[start..i];
+                if i - start > best.1 - best.0 {
+                    best = (start, i);
                 }
                 (start, i) = (end, end);
             }
             None => i += 1,
         }
     }
-    if message[start..].len() > best.len() {
-        best = &message[start..];
+    if b.len() - start > best.1 - best.0 {
+        best = (start, b.len());
     }
-    let best = best.trim();
-    let best = if best.is_empty() { message } else { best };
-    best.chars().take(80).collect::<String>()
+    let whole = message[best.0..best.1].trim();
+    let mut run = &message[best.0..best.1];
+    // A run that a placeholder abuts inside a word (`{n}th item`, `%sing`) starts or ends
+    // mid-word in the rendered text: it is cut to whole words.
+    let word = |c: char| c.is_alphanumeric();
+    if best.0 > 0 && run.starts_with(word) {
+        run = run.split_once(char::is_whitespace).map_or("", |(_, r)| r);
+    }
+    if best.1 < b.len() && run.ends_with(word) {
+        run = run.rsplit_once(char::is_whitespace).map_or("", |(l, _)| l);
+    }
+    let best = match run.trim() {
+        "" if whole.is_empty() => message,
+        "" => whole,
+        r => r,
+    };
+    // At most 80 characters, cut where a word ends.
+    if best.chars().count() <= 80 {
+        return best.to_owned();
+    }
+    let cut: String = best.chars().take(80).collect();
+    match cut.rsplit_once(char::is_whitespace) {
+        Some((head, _)) if !head.trim().is_empty() => head.trim_end().to_owned(),
+        _ => cut,
+    }
 }
 
 /// Just past the `}` that closes the `{` at `open`, if one does.
@@ -125,60 +147,349 @@ fn quoted(s: &str) -> String {
     out
 }
 
-/// A call of the site's function with its own parameter names as arguments, `set` replacing
-/// the argument of one parameter: `await release(params, true)`.
-fn call(site: &Site<'_>, set: Option<(&str, &str)>) -> String {
+/// Whether a caller outside the site's file can call its function by name: not private by
+/// the language's rule or by convention (`_name`, `#name`, lowercase Go, no `pub`/`public`),
+/// and not in an internal module (`_module.py`, Go's `internal/`, `jdk/internal`).
+fn is_public(site: &Site<'_>) -> bool {
     let Some(f) = named_function(site) else {
-        return String::new();
+        return false;
     };
+    let path = site.file_path;
+    let owner = f.owner.as_deref().unwrap_or("");
+    let sig = f.signature.as_str();
+    let internal_path = path
+        .split('/')
+        .any(|p| p == "internal" || p == "impl" || p == "testdata")
+        || path.starts_with("cmd/")
+        || path.contains("/cmd/")
+        || path.contains("jdk/internal")
+        || path.starts_with("sun/")
+        || path.contains("/sun/");
+    if internal_path {
+        return false;
+    }
+    match site.lang {
+        Lang::Python => {
+            let module_private = path.split('/').any(|p| {
+                p.starts_with('_') && !p.starts_with("__init__") && !p.starts_with("__main__")
+            });
+            (!f.name.starts_with('_') || f.name == "__init__")
+                && !owner.starts_with('_')
+                && !module_private
+        }
+        Lang::Go => {
+            let exported = |n: &str| {
+                n.trim_start_matches('*')
+                    .starts_with(|c: char| c.is_ascii_uppercase())
+            };
+            exported(&f.name) && (owner.is_empty() || exported(owner))
+        }
+        Lang::Java => sig.contains("public ") && !sig.contains("private "),
+        Lang::Rust => (sig.starts_with("pub ") || sig.contains(" pub ")) && !sig.contains("pub("),
+        Lang::TypeScript | Lang::JavaScript => {
+            // `[_private]()` and `[SYMBOL]()` are computed names, not callable by name.
+            !f.name.starts_with(['_', '#', '['])
+                && !sig.contains("private ")
+                && !sig.contains("protected ")
+                && !owner.starts_with('_')
+        }
+    }
+}
+
+/// `MSVCCompiler` as a variable: `msvc_compiler` (Python, Rust) or `msvcCompiler`.
+fn variable_for(lang: Lang, owner: &str) -> String {
+    let base = owner
+        .trim_start_matches('*')
+        .split(['<', '['])
+        .next()
+        .unwrap_or(owner)
+        .rsplit(['.', ':'])
+        .next()
+        .unwrap_or(owner);
+    let mut words: Vec<String> = Vec::new();
+    let chars: Vec<char> = base.chars().collect();
+    let mut cur = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        let next_lower = chars.get(i + 1).is_some_and(|n| n.is_lowercase());
+        let prev_lower = i > 0 && (chars[i - 1].is_lowercase() || chars[i - 1].is_ascii_digit());
+        if c.is_uppercase() && !cur.is_empty() && (prev_lower || next_lower) {
+            words.push(std::mem::take(&mut cur));
+        }
+        if c != '_' {
+            cur.push(c);
+        } else if !cur.is_empty() {
+            words.push(std::mem::take(&mut cur));
+        }
+    }
+    if !cur.is_empty() {
+        words.push(cur);
+    }
+    let var = match lang {
+        Lang::Python | Lang::Rust => words
+            .iter()
+            .map(|w| w.to_lowercase())
+            .collect::<Vec<_>>()
+            .join("_"),
+        _ => words
+            .iter()
+            .enumerate()
+            .map(|(i, w)| {
+                if i == 0 {
+                    w.to_lowercase()
+                } else {
+                    let mut cs = w.to_lowercase();
+                    if let Some(f) = cs.get_mut(0..1) {
+                        f.make_ascii_uppercase();
+                    }
+                    cs
+                }
+            })
+            .collect(),
+    };
+    match var.as_str() {
+        "" => "obj".to_owned(),
+        // A keyword or a builtin type's name is no variable.
+        "type" | "class" | "object" | "str" | "list" | "dict" | "set" | "int" | "string"
+        | "error" | "self" | "this" | "new" | "default" | "interface" | "package" | "match"
+        | "ref" | "mod" | "fn" | "struct" | "enum" | "impl" | "trait" | "use" | "static"
+        | "const" => {
+            format!("{var}_")
+        }
+        _ => var,
+    }
+}
+
+/// A call of the site's public function as a caller writes it, with the arguments it must be
+/// given by its parameters' names (`sock.makefile(mode)`, `canonicalize(xml_data)`,
+/// `new Owner(a)`); those with a default, and variadic ones, left out. `set` gives one
+/// parameter a value.
+fn public_call(site: &Site<'_>, set: Option<(&str, &str)>) -> Option<String> {
+    if !is_public(site) {
+        return None;
+    }
+    let f = named_function(site)?;
     let sig = f.signature.as_str();
     let args: Vec<String> = f
         .parameters
         .iter()
-        .map(|p| match set {
-            Some((name, value)) if name == p.name => match site.lang {
-                Lang::Python => format!("{name}={value}"),
-                _ => value.to_owned(),
-            },
-            _ => p.name.clone(),
+        .filter(|p| {
+            let wanted = set.is_some_and(|(n, _)| n == p.name) || guard_reads(site, &p.name);
+            !p.variadic && (!p.optional || wanted)
+        })
+        .map(|p| {
+            let value = match set {
+                Some((name, value)) if name == p.name => value.to_owned(),
+                _ => p.name.clone(),
+            };
+            if site.lang == Lang::Python && (p.keyword_only || p.optional) {
+                format!("{}={value}", p.name)
+            } else {
+                value
+            }
         })
         .collect();
+    let args = args.join(", ");
+    let owner = f.owner.as_deref().map(|o| {
+        let o = o.trim_start_matches('*');
+        o.split(['<', '[']).next().unwrap_or(o).to_owned()
+    });
     let is_static = sig.starts_with("static ") || sig.contains(" static ");
-    let owner_call = f
-        .owner
-        .as_deref()
-        .map(|o| format!("{}.", o.split('<').next().unwrap_or(o)));
-    let receiver = match site.lang {
-        Lang::TypeScript | Lang::JavaScript | Lang::Java if is_static && owner_call.is_some() => {
-            owner_call.as_deref().unwrap_or("")
+    let constructor = match (site.lang, owner.as_deref()) {
+        (Lang::Python, Some(o)) if f.name == "__init__" => Some(format!("{o}({args})")),
+        (Lang::TypeScript | Lang::JavaScript, Some(o)) if f.name == "constructor" => {
+            Some(format!("new {o}({args})"))
         }
-        Lang::TypeScript | Lang::JavaScript | Lang::Java if f.owner.is_some() => "this.",
-        Lang::Python if sig.contains("(self") => "self.",
-        Lang::Python if sig.contains("(cls") => "cls.",
-        Lang::Rust if sig.contains("self") => "self.",
-        Lang::Rust if f.owner.is_some() => "Self::",
-        Lang::Go => return go_call(f, &args),
-        _ => "",
+        (Lang::Java, Some(o)) if f.name == o.rsplit('.').next().unwrap_or(o) => {
+            Some(format!("new {o}({args})"))
+        }
+        _ => None,
     };
+    if let Some(c) = constructor {
+        return Some(c);
+    }
+    if f.name.starts_with("__") {
+        // Another dunder (`__getitem__`, `__init_subclass__`) is reached by syntax, not a call.
+        return None;
+    }
+    let receiver = match (&owner, site.lang) {
+        // A module's function is called through the module by a caller elsewhere.
+        (None, Lang::Python) => module_of(site.file_path, true)
+            .map(|m| format!("{m}."))
+            .unwrap_or_default(),
+        (None, Lang::Go) => module_of(site.file_path, false)
+            .filter(|m| *m != "main")
+            .map(|m| format!("{m}."))
+            .unwrap_or_default(),
+        (None, _) => String::new(),
+        (Some(o), Lang::Python) if sig.contains("(cls") => format!("{o}."),
+        (Some(o), Lang::Python) if sig.contains("(self") => {
+            format!("{}.", variable_for(site.lang, o))
+        }
+        (Some(o), Lang::Python) => format!("{o}."),
+        (Some(o), Lang::Rust) if sig.contains("self") => format!("{}.", variable_for(site.lang, o)),
+        (Some(o), Lang::Rust) => format!("{o}::"),
+        (Some(o), Lang::Java | Lang::TypeScript | Lang::JavaScript) if is_static => format!("{o}."),
+        (Some(o), _) => format!("{}.", variable_for(site.lang, o)),
+    };
+    let call = format!("{receiver}{}({args})", f.name);
     let is_async = sig.starts_with("async ") || sig.contains(" async ");
-    let call = format!("{receiver}{}({})", f.name, args.join(", "));
-    match site.lang {
+    Some(match site.lang {
         Lang::Rust if is_async => format!("{call}.await"),
         Lang::TypeScript | Lang::JavaScript | Lang::Python if is_async => format!("await {call}"),
         _ => call,
+    })
+}
+
+/// Whether a guard of the site reads the name.
+fn guard_reads(site: &Site<'_>, name: &str) -> bool {
+    site.facts
+        .guards()
+        .any(|c| crate::prose::mentions(&c.expr, name))
+}
+
+/// The module a file is imported as: a Python file's stem (its folder's name for
+/// `__init__.py`), a Go file's package folder.
+fn module_of(path: &str, python: bool) -> Option<&str> {
+    let mut parts = path.rsplit('/');
+    let file = parts.next()?;
+    let dir = parts.next();
+    if !python {
+        return dir;
+    }
+    match file.strip_suffix(".py")? {
+        "__init__" => dir,
+        stem => Some(stem),
     }
 }
 
-/// A Go call, through the method's receiver name when it has one: `c.Do(ctx)`.
-fn go_call(f: &crate::Function, args: &[String]) -> String {
-    let receiver = f
-        .signature
-        .strip_prefix("func (")
-        .and_then(|r| r.split_whitespace().next())
-        .filter(|r| !r.contains(')'))
-        .map(|r| format!("{r}."))
-        .unwrap_or_default();
-    format!("{receiver}{}({})", f.name, args.join(", "))
+/// Words of a language that are no variable a guard reads.
+fn is_keyword(lang: Lang, w: &str) -> bool {
+    let common = [
+        "true",
+        "false",
+        "null",
+        "nil",
+        "undefined",
+        "None",
+        "True",
+        "False",
+    ];
+    let python = [
+        "not",
+        "and",
+        "or",
+        "in",
+        "is",
+        "if",
+        "else",
+        "for",
+        "lambda",
+        "int",
+        "str",
+        "float",
+        "bool",
+        "bytes",
+        "bytearray",
+        "list",
+        "dict",
+        "tuple",
+        "set",
+        "frozenset",
+        "type",
+        "object",
+        "complex",
+    ];
+    let js = ["typeof", "instanceof", "in", "void", "new", "of"];
+    let rust = ["as", "matches", "Some", "None", "Ok", "Err"];
+    common.contains(&w)
+        || match lang {
+            Lang::Python => python.contains(&w),
+            Lang::TypeScript | Lang::JavaScript => js.contains(&w),
+            Lang::Rust => rust.contains(&w),
+            Lang::Java => w == "instanceof",
+            Lang::Go => false,
+        }
+}
+
+/// The guards of the site as one condition, when every variable they read is a parameter of
+/// its function: then a caller holds all it needs to test them, and the parameters they read.
+fn caller_condition<'a>(site: &Site<'a>) -> Option<(String, Vec<&'a crate::Parameter>)> {
+    let (cond, used, own) = guard_names(site)?;
+    (own.is_empty() && !used.is_empty()).then_some((cond, used))
+}
+
+/// The guards of the site as one condition, the parameters they read, and the other names they
+/// read (the function's locals, fields, globals).
+#[allow(clippy::type_complexity)]
+fn guard_names<'a>(site: &Site<'a>) -> Option<(String, Vec<&'a crate::Parameter>, Vec<String>)> {
+    let f = named_function(site)?;
+    let cond = conjunction(site)?;
+    let mut used: Vec<&crate::Parameter> = Vec::new();
+    let mut own: Vec<String> = Vec::new();
+    let b = cond.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'"' || c == b'\'' || c == b'`' {
+            // Skip a string literal.
+            let q = c;
+            i += 1;
+            while i < b.len() && b[i] != q {
+                if b[i] == b'\\' {
+                    i += 1;
+                }
+                i += 1;
+            }
+            i += 1;
+            continue;
+        }
+        if c.is_ascii_alphabetic() || c == b'_' || c == b'$' {
+            let start = i;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'$') {
+                i += 1;
+            }
+            let word = &cond[start..i];
+            let after_dot = start > 0 && b[start - 1] == b'.';
+            let rest = cond[i..].trim_start();
+            let called = rest.starts_with('(') || rest.starts_with('!') && site.lang == Lang::Rust;
+            let path = rest.starts_with("::");
+            if after_dot || path || is_keyword(site.lang, word) {
+                continue;
+            }
+            if let Some(p) = f.parameters.iter().find(|p| p.name == word) {
+                if !used.iter().any(|u| u.name == p.name) {
+                    used.push(p);
+                }
+                continue;
+            }
+            // A builtin or a function called by name (`len(x)`, `isinstance(x, int)`) is fine;
+            // any other name is the function's own.
+            if called && matches!(site.lang, Lang::Python | Lang::Go) {
+                continue;
+            }
+            let is_type = word.starts_with(|c: char| c.is_ascii_uppercase());
+            if is_type
+                && (rest.starts_with(')') || rest.starts_with(','))
+                && cond.contains("isinstance")
+            {
+                continue;
+            }
+            if !called && !own.iter().any(|o| o == word) {
+                own.push(word.to_owned());
+            } else if called && !own.iter().any(|o| o == word) {
+                own.push(format!("{word}()"));
+            }
+            continue;
+        }
+        if c.is_ascii_digit() {
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'.' || b[i] == b'_') {
+                i += 1;
+            }
+            continue;
+        }
+        i += 1;
+    }
+    Some((cond, used, own))
 }
 
 /// `if COND {BODY}` in the language, the body already indented.
@@ -234,34 +545,6 @@ fn conjunction(site: &Site<'_>) -> Option<String> {
     Some(parts.join(if py { " and " } else { " && " }))
 }
 
-/// What holds when none of the guards does: the negation of each, simplified, joined by or.
-fn avoidance(site: &Site<'_>) -> Option<String> {
-    let py = site.lang == Lang::Python;
-    let parts: Vec<String> = site
-        .facts
-        .guards()
-        .map(|c| {
-            let n = if c.negated.is_empty() {
-                match site.lang {
-                    Lang::Python => format!("not ({})", c.expr),
-                    _ => format!("!({})", c.expr),
-                }
-            } else {
-                c.negated.clone()
-            };
-            if n.contains("&&") || n.contains(" and ") {
-                format!("({n})")
-            } else {
-                n
-            }
-        })
-        .collect();
-    if parts.is_empty() {
-        return None;
-    }
-    Some(parts.join(if py { " or " } else { " || " }))
-}
-
 /// The boolean parameter whose value decides a guard, and the value that avoids the error.
 fn deciding_bool(site: &Site<'_>) -> Option<(String, bool)> {
     site.facts
@@ -277,6 +560,12 @@ pub(crate) fn example_fix(site: &Site<'_>) -> String {
     let c = comment(site.lang);
     let s = semi(site.lang);
     let fragment = fragment_line(site.message);
+    if site.error_type == ErrorType::Log {
+        return format!(
+            "{c} before: \"{fragment}\" is logged and scrolls by unnoticed\n{c} after: the logs are searched for it\n{}",
+            log_count(site)
+        );
+    }
     if let Some((class, _)) = crate::prose::own_text(site) {
         return format!(
             "{c} before: the error is told apart by its wording, \"{fragment}\", which only formats a `{class}`\n{c} after: by its type, and by this wording among its texts\n{}",
@@ -288,33 +577,34 @@ pub(crate) fn example_fix(site: &Site<'_>) -> String {
             "// before: the error is passed on without a look\nif err != nil {{\n\treturn err\n}}\n// after: {name} is told apart from other errors\nif errors.Is(err, {name}) {{\n\t// handle \"{fragment}\" here\n}} else if err != nil {{\n\treturn err\n}}"
         );
     }
-    if named_function(site).is_none() {
-        return format!(
-            "{c} before: {} raises \"{fragment}\" when it is loaded or run\n{c} after: meet the conditions above line {} before it runs",
-            site.file_path, site.line
-        );
-    }
     if let Some((name, avoid)) = deciding_bool(site) {
         let bad = bool_literal(site.lang, !avoid);
         let good = bool_literal(site.lang, avoid);
+        if let (Some(before), Some(after)) = (
+            public_call(site, Some((&name, bad))),
+            public_call(site, Some((&name, good))),
+        ) {
+            return format!(
+                "{c} before: raises \"{fragment}\"\n{before}{s}\n{c} after: `{name}` is {good}, so the guard does not hold\n{after}{s}"
+            );
+        }
+    }
+    if let (Some(the_call), Some((_, params))) = (public_call(site, None), caller_condition(site)) {
+        let args: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
+        let check = match site.lang {
+            Lang::Python => format!("not would_raise({})", args.join(", ")),
+            _ => format!("!wouldRaise({})", args.join(", ")),
+        };
         return format!(
-            "{c} before: raises \"{fragment}\"\n{}{s}\n{c} after: `{name}` is {good}, so the guard does not hold\n{}{s}",
-            call(site, Some((&name, bad))),
-            call(site, Some((&name, good)))
+            "{c} before: the arguments go in unchecked, and the call raises \"{fragment}\"\n{the_call}{s}\n{c} after: they are checked first (wouldRaise is in validationCode)\n{}",
+            if_block(site.lang, &check, &[format!("{the_call}{s}")])
+                .replace("would_raise", if site.lang == Lang::Python { "would_raise" } else { "wouldRaise" })
         );
     }
-    let the_call = format!("{}{s}", call(site, None));
-    match avoidance(site) {
-        Some(avoid) => format!(
-            "{c} before: the call is made while the guard holds, and raises \"{fragment}\"\n{the_call}\n{c} after: the call is made only when it does not\n{}",
-            if_block(site.lang, &avoid, std::slice::from_ref(&the_call))
-        ),
-        None => format!(
-            "{c} before: every call that gets to line {} raises \"{fragment}\"\n{the_call}\n{c} after: the error is caught where the call is made\n{}",
-            site.line,
-            try_catch(site, HandlingStrategy::Propagate)
-        ),
-    }
+    format!(
+        "{c} before: \"{fragment}\" is handled like any other error, or not at all\n{c} after: it is told apart (typeGuard) and handled on its own\n{}",
+        try_catch(site, crate::classify::handling_strategy(site, crate::classify::background_tag(site)))
+    )
 }
 
 pub(crate) fn validation_code(site: &Site<'_>) -> String {
@@ -328,51 +618,138 @@ pub(crate) fn validation_code(site: &Site<'_>) -> String {
     let fname = named_function(site)
         .map(|f| format!("{}()", f.name))
         .unwrap_or_else(|| site.file_path.to_owned());
-    match conjunction(site) {
-        Some(cond) => {
-            let mut body = vec![format!(
-                "{c} {fname} would raise \"{}\" here",
-                fragment_line(site.message)
-            )];
-            if let Some(b) = &site.facts.other_branch {
-                body.push(format!(
-                    "{c} it takes the other branch when: {}",
-                    b.condition
-                ));
-            }
+    let frag = fragment_line(site.message);
+    if let Some((cond, params)) = caller_condition(site) {
+        fn typed(p: &crate::Parameter) -> Option<&str> {
+            p.ty.as_deref().map(str::trim).filter(|t| !t.is_empty())
+        }
+        let head =
+            format!("{c} {fname} raises \"{frag}\" when this holds for the arguments it is given");
+        let function = match site.lang {
+            Lang::Python => Some(format!(
+                "def would_raise({}) -> bool:\n    return {cond}",
+                params
+                    .iter()
+                    .map(|p| p.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+            Lang::JavaScript => Some(format!(
+                "function wouldRaise({}) {{\n  return {cond};\n}}",
+                params
+                    .iter()
+                    .map(|p| p.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+            Lang::TypeScript => Some(format!(
+                "function wouldRaise({}): boolean {{\n  return {cond};\n}}",
+                params
+                    .iter()
+                    .map(|p| match typed(p) {
+                        Some(t) => format!("{}: {t}", p.name),
+                        None => format!("{}: unknown", p.name),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+            .filter(|_| params.iter().all(|p| typed(p).is_some())),
+            Lang::Go => params
+                .iter()
+                .map(|p| typed(p).map(|t| format!("{} {t}", p.name)))
+                .collect::<Option<Vec<_>>>()
+                .map(|ps| {
+                    format!(
+                        "func wouldRaise({}) bool {{\n\treturn {cond}\n}}",
+                        ps.join(", ")
+                    )
+                }),
+            Lang::Java => params
+                .iter()
+                .map(|p| typed(p).map(|t| format!("{t} {}", p.name)))
+                .collect::<Option<Vec<_>>>()
+                .map(|ps| {
+                    format!(
+                        "static boolean wouldRaise({}) {{\n    return {cond};\n}}",
+                        ps.join(", ")
+                    )
+                }),
+            Lang::Rust => params
+                .iter()
+                .map(|p| typed(p).map(|t| format!("{}: {t}", p.name)))
+                .collect::<Option<Vec<_>>>()
+                .map(|ps| {
+                    format!(
+                        "fn would_raise({}) -> bool {{\n    {cond}\n}}",
+                        ps.join(", ")
+                    )
+                }),
+        };
+        if let Some(function) = function {
+            return format!("{head}\n{function}");
+        }
+    }
+    match guard_names(site) {
+        Some((_, _, own)) if !own.is_empty() => {
+            let names: Vec<String> = own.iter().take(3).map(|n| format!("`{n}`")).collect();
             format!(
-                "{c} The guard of line {} of {}, checked before the call\n{}",
+                "{c} The guard of line {} reads {} of {fname}'s own, which a caller does not hold:\n{c} check the inputs they come from, or recognise the error (see typeGuard).",
                 site.line,
-                site.file_path,
-                if_block(site.lang, &cond, &body)
+                names.join(", ")
             )
         }
-        None => {
-            let checks: Vec<&str> = site
-                .facts
-                .passed_checks()
-                .map(|c| c.expr.as_str())
-                .collect();
-            match checks.first() {
-                // Nothing guards the raise itself: the last check it passed is what to test.
-                Some(check) => format!(
-                    "{c} {fname} raises \"{}\" whenever this check passes\n{}",
-                    fragment_line(site.message),
-                    if_block(site.lang, check, &[format!("{c} do not call {fname} in this state")])
-                ),
-                None => format!(
-                    "{c} No condition guards line {} of {}: every call of {fname} that gets there raises \"{}\".\n{c} Nothing can be checked before the call; call it only where this error is handled.",
-                    site.line,
-                    site.file_path,
-                    fragment_line(site.message),
-                ),
-            }
-        }
+        _ => format!(
+            "{c} No check a caller can make before calling {fname} is known to avoid \"{frag}\":\n{c} recognise the error instead (see typeGuard)."
+        ),
     }
 }
 
+/// A logged message is not raised: nothing reaches a caller to catch. Its code fields find
+/// the line in the logs instead.
+fn log_guard(site: &Site<'_>, frag: &str) -> String {
+    match site.lang {
+        Lang::TypeScript => format!(
+            "function isThisLog(line: string): boolean {{\n  return line.includes({frag});\n}}"
+        ),
+        Lang::JavaScript => {
+            format!("function isThisLog(line) {{\n  return line.includes({frag});\n}}")
+        }
+        Lang::Python => format!("def is_this_log(line: str) -> bool:\n    return {frag} in line"),
+        Lang::Go => format!(
+            "func isThisLog(line string) bool {{\n\treturn strings.Contains(line, {frag})\n}}"
+        ),
+        Lang::Rust => {
+            format!("fn is_this_log(line: &str) -> bool {{\n    line.contains({frag})\n}}")
+        }
+        Lang::Java => format!(
+            "static boolean isThisLog(String line) {{\n    return line.contains({frag});\n}}"
+        ),
+    }
+}
+
+fn log_count(site: &Site<'_>) -> String {
+    let c = comment(site.lang);
+    let head = format!("{c} A logged message reaches no caller to catch: find it in the logs (isThisLog is the typeGuard).");
+    let body = match site.lang {
+        Lang::TypeScript => "function countThisLog(lines: string[]): number {\n  return lines.filter(isThisLog).length;\n}".to_owned(),
+        Lang::JavaScript => "function countThisLog(lines) {\n  return lines.filter(isThisLog).length;\n}".to_owned(),
+        Lang::Python => "def count_this_log(lines) -> int:\n    return sum(1 for line in lines if is_this_log(line))".to_owned(),
+        Lang::Go => "func countThisLog(lines []string) int {\n\tn := 0\n\tfor _, l := range lines {\n\t\tif isThisLog(l) {\n\t\t\tn++\n\t\t}\n\t}\n\treturn n\n}".to_owned(),
+        Lang::Rust => "fn count_this_log(lines: &[&str]) -> usize {\n    lines.iter().filter(|l| is_this_log(l)).count()\n}".to_owned(),
+        Lang::Java => "static long countThisLog(java.util.List<String> lines) {\n    return lines.stream().filter(l -> isThisLog(l)).count();\n}".to_owned(),
+    };
+    format!("{head}\n{body}")
+}
+
 pub(crate) fn type_guard(site: &Site<'_>) -> String {
-    let frag = quoted(&stable_fragment(site.message));
+    let fragment = stable_fragment(site.message);
+    if site.error_type == ErrorType::Log {
+        return log_guard(site, &quoted(&fragment));
+    }
+    if fragment.chars().filter(|c| c.is_alphanumeric()).count() < 3 && site.class.is_some() {
+        return class_guard(site);
+    }
+    let frag = quoted(&fragment);
     match site.lang {
         Lang::TypeScript => match site.class {
             Some(c) => format!("function isThisError(e: unknown): e is {c} {{\n  return e instanceof {c} && e.message.includes({frag});\n}}"),
@@ -397,7 +774,12 @@ pub(crate) fn type_guard(site: &Site<'_>) -> String {
             }
             _ => format!("func isThisError(err error) bool {{\n\treturn err != nil && strings.Contains(err.Error(), {frag})\n}}"),
         },
-        Lang::Rust => match site.class.filter(|c| c.contains("::")) {
+        Lang::Rust => match site.class.filter(|c| {
+            // `Enum::Variant`, not a module path to a type (`io::Error`).
+            c.rsplit_once("::").is_some_and(|(head, _)| {
+                head.rsplit("::").next().is_some_and(|t| t.starts_with(|ch: char| ch.is_ascii_uppercase()))
+            })
+        }) {
             Some(variant) => format!("fn is_this_error(e: &{}) -> bool {{\n    matches!(e, {variant} {{ .. }})\n}}", variant.rsplit_once("::").map(|p| p.0).unwrap_or(variant)),
             None => format!("fn is_this_error(e: &dyn std::fmt::Display) -> bool {{\n    e.to_string().contains({frag})\n}}"),
         },
@@ -408,61 +790,114 @@ pub(crate) fn type_guard(site: &Site<'_>) -> String {
     }
 }
 
+/// A test of the error by its class alone, for a message with no literal text to look for.
+fn class_guard(site: &Site<'_>) -> String {
+    let c = site.class.unwrap_or("Error");
+    match site.lang {
+        Lang::TypeScript => format!("function isThisError(e: unknown): e is {c} {{\n  return e instanceof {c};\n}}"),
+        Lang::JavaScript => format!("function isThisError(e) {{\n  return e instanceof {c};\n}}"),
+        Lang::Python => format!("def is_this_error(e: BaseException) -> bool:\n    return isinstance(e, {c})"),
+        Lang::Java => format!("static boolean isThisError(Throwable e) {{\n    return e instanceof {c};\n}}"),
+        Lang::Go if c.starts_with("Err") => format!("func isThisError(err error) bool {{\n\treturn errors.Is(err, {c})\n}}"),
+        Lang::Go => {
+            let ty = if c.starts_with('*') { c.to_owned() } else { format!("*{c}") };
+            format!("func isThisError(err error) bool {{\n\tvar target {ty}\n\treturn errors.As(err, &target)\n}}")
+        }
+        Lang::Rust => match c.rsplit_once("::").filter(|(ty, _)| {
+            ty.rsplit("::").next().is_some_and(|t| t.starts_with(|ch: char| ch.is_ascii_uppercase()))
+        }) {
+            Some((ty, _)) => format!("fn is_this_error(e: &{ty}) -> bool {{\n    matches!(e, {c} {{ .. }})\n}}"),
+            None => format!("fn is_this_error(e: &(dyn std::error::Error + 'static)) -> bool {{\n    e.is::<{c}>()\n}}"),
+        },
+    }
+}
+
+/// What the handling strategy does, as a comment inside the handler.
+fn action_comment(strategy: HandlingStrategy) -> &'static str {
+    match strategy {
+        HandlingStrategy::Retry => "retry: the failure is transient; try again after a delay",
+        HandlingStrategy::Fallback => "fallback: take another path",
+        HandlingStrategy::FailFast => "fail-fast: stop and report it",
+        HandlingStrategy::FixInput => "fix-input: report the bad input back to where it came from",
+        HandlingStrategy::FixConfiguration => "fix-configuration: report the setting to fix",
+        HandlingStrategy::FixCode => {
+            "fix-code: this is a bug; report it with the values in the message"
+        }
+        HandlingStrategy::Propagate => "propagate: add context and pass it on",
+        HandlingStrategy::Ignore => "ignore: nothing to do",
+    }
+}
+
 pub(crate) fn try_catch(site: &Site<'_>, strategy: HandlingStrategy) -> String {
-    let s = semi(site.lang);
-    let the_call = match named_function(site) {
-        // An error type's own text is not raised by calling its method: the error is caught
-        // where some other call returned or raised it.
-        Some(_) if crate::prose::own_text(site).is_none() => call(site, None),
-        _ => String::new(),
-    };
-    if the_call.is_empty() {
-        // No function to call: the pattern is the test of a caught error, around the code that
-        // reaches the site, or for an error type's own text, the first place that creates it.
-        let c = comment(site.lang);
-        let reaches = match site
-            .facts
-            .callers
-            .first()
-            .filter(|_| crate::prose::own_text(site).is_some())
-        {
-            Some(r) => match &r.function {
-                Some(f) => format!("{f}() at {}:{}", r.file, r.line),
-                None => format!("{}:{}", r.file, r.line),
-            },
-            None => format!("{}:{}", site.file_path, site.line),
-        };
-        return match site.lang {
-            Lang::Python => format!("try:\n    ...  # code that reaches {reaches}\nexcept {} as e:\n    if not is_this_error(e):\n        raise\n    # {}", site.class.unwrap_or("Exception"), strategy.as_str()),
-            Lang::Go => format!("if err != nil {{\n\tif isThisError(err) {{\n\t\t{c} {}\n\t}} else {{\n\t\treturn err\n\t}}\n}}", strategy.as_str()),
-            Lang::Rust => format!("if let Err(e) = &result {{\n    if is_this_error(e) {{\n        {c} {}\n    }}\n}}", strategy.as_str()),
-            Lang::Java => format!("try {{\n    {c} code that reaches {reaches}\n}} catch ({} e) {{\n    if (!isThisError(e)) throw e;\n    {c} {}\n}}", site.class.unwrap_or("Exception"), strategy.as_str()),
-            Lang::TypeScript | Lang::JavaScript => format!("try {{\n  {c} code that reaches {reaches}\n}} catch (e) {{\n  if (!isThisError(e)) throw e;\n  {c} {}\n}}", strategy.as_str()),
-        };
+    if site.error_type == ErrorType::Log {
+        return log_count(site);
     }
     let c = comment(site.lang);
-    // The fallback that avoids the guard, when a boolean parameter decides it.
-    let action = match deciding_bool(site) {
-        Some((name, avoid)) if named_function(site).is_some() => {
-            format!(
-                "{}{s}",
-                call(site, Some((&name, bool_literal(site.lang, avoid))))
-            )
-        }
-        _ => format!("{c} {}", strategy.as_str()),
+    let s = semi(site.lang);
+    let action = action_comment(strategy);
+    // The call a caller makes, when it can make it; otherwise a placeholder for the code that
+    // reaches the site (for an error type's own text, the first place that creates the type).
+    let the_call = if crate::prose::own_text(site).is_none() {
+        public_call(site, None)
+    } else {
+        None
     };
-    match site.lang {
-        Lang::TypeScript | Lang::JavaScript => format!("try {{\n  {the_call}{s}\n}} catch (e) {{\n  if (isThisError(e)) {{\n    {action}\n  }} else {{\n    throw e;\n  }}\n}}"),
-        Lang::Python => format!("try:\n    {the_call}\nexcept {} as e:\n    if not is_this_error(e):\n        raise\n    {action}", site.class.unwrap_or("Exception")),
-        Lang::Go if matches!(site.error_type, ErrorType::Panic | ErrorType::Assertion) => format!(
-            "defer func() {{\n\tif r := recover(); r != nil {{\n\t\tif !isThisPanic(r) {{\n\t\t\tpanic(r)\n\t\t}}\n\t\t{action}\n\t}}\n}}()\n{the_call}"
-        ),
-        Lang::Go => format!("if err := {the_call}; err != nil {{\n\tif isThisError(err) {{\n\t\t{action}\n\t}} else {{\n\t\treturn err\n\t}}\n}}"),
-        Lang::Rust => match site.error_type {
-            ErrorType::Panic | ErrorType::Assertion => format!("let result = std::panic::catch_unwind(|| {the_call});\nif result.is_err() {{\n    {action}\n}}"),
-            _ => format!("match {the_call} {{\n    Ok(v) => v,\n    Err(e) if is_this_error(&e) => {{\n        {action}\n        todo!()\n    }}\n    Err(e) => return Err(e.into()),\n}}"),
+    let reaches = || match site
+        .facts
+        .callers
+        .first()
+        .filter(|_| crate::prose::own_text(site).is_some())
+    {
+        Some(r) => match &r.function {
+            Some(f) => format!("{f}() at {}:{}", r.file, r.line),
+            None => format!("{}:{}", r.file, r.line),
         },
-        Lang::Java => format!("try {{\n    {the_call};\n}} catch ({} e) {{\n    if (!isThisError(e)) throw e;\n    {action}\n}}", site.class.unwrap_or("Exception")),
+        None => match named_function(site) {
+            Some(f) => format!("{}() ({}:{})", f.name, site.file_path, site.line),
+            None => format!("{}:{}", site.file_path, site.line),
+        },
+    };
+    let fallback = match deciding_bool(site) {
+        Some((name, avoid)) => public_call(site, Some((&name, bool_literal(site.lang, avoid))))
+            .map(|call| format!("{call}{s}")),
+        None => None,
+    };
+    let handle = fallback.unwrap_or_else(|| format!("{c} {action}"));
+    let class = site.class.unwrap_or(match site.lang {
+        Lang::Python | Lang::Java => "Exception",
+        _ => "Error",
+    });
+    match site.lang {
+        Lang::Python => {
+            let body = the_call.unwrap_or_else(|| format!("...  # the code that reaches {}", reaches()));
+            format!("try:\n    {body}\nexcept {class} as e:\n    if not is_this_error(e):\n        raise\n    {handle}")
+        }
+        Lang::TypeScript | Lang::JavaScript => {
+            let body = the_call.map(|c| format!("{c};")).unwrap_or_else(|| format!("// the code that reaches {}", reaches()));
+            format!("try {{\n  {body}\n}} catch (e) {{\n  if (!isThisError(e)) throw e;\n  {handle}\n}}")
+        }
+        Lang::Java => {
+            let body = the_call.map(|c| format!("{c};")).unwrap_or_else(|| format!("// the code that reaches {}", reaches()));
+            format!("try {{\n    {body}\n}} catch ({class} e) {{\n    if (!isThisError(e)) throw e;\n    {handle}\n}}")
+        }
+        Lang::Go if matches!(site.error_type, ErrorType::Panic | ErrorType::Assertion) => {
+            let body = the_call.unwrap_or_else(|| format!("// the code that reaches {}", reaches()));
+            format!("func() {{\n\tdefer func() {{\n\t\tif r := recover(); r != nil {{\n\t\t\tif !isThisPanic(r) {{\n\t\t\t\tpanic(r)\n\t\t\t}}\n\t\t\t{handle}\n\t\t}}\n\t}}()\n\t{body}\n}}()")
+        }
+        Lang::Go => match the_call {
+            Some(call) => format!("if err := {call}; err != nil {{\n\tif isThisError(err) {{\n\t\t{handle}\n\t}}\n\treturn err\n}}"),
+            None => format!("// err: the error returned by the code that reaches {}\nif err != nil {{\n\tif isThisError(err) {{\n\t\t{handle}\n\t}}\n\treturn err\n}}", reaches()),
+        },
+        Lang::Rust => match site.error_type {
+            ErrorType::Panic | ErrorType::Assertion => {
+                let body = the_call.unwrap_or_else(|| format!("/* the code that reaches {} */", reaches()));
+                format!("let result = std::panic::catch_unwind(|| {{\n    {body}\n}});\nif result.is_err() {{\n    {handle}\n}}")
+            }
+            _ => match the_call {
+                Some(call) => format!("if let Err(e) = {call} {{\n    if is_this_error(&e) {{\n        {handle}\n    }}\n}}"),
+                None => format!("// result: the Result of the code that reaches {}\nif let Err(e) = &result {{\n    if is_this_error(e) {{\n        {handle}\n    }}\n}}", reaches()),
+            },
+        },
     }
 }
 
@@ -487,5 +922,9 @@ mod tests {
         assert_eq!(stable_fragment("id %-08.3f longer than %d"), "longer than");
         assert_eq!(stable_fragment("100%! sure {unclosed"), "! sure {unclosed");
         assert_eq!(stable_fragment("{}"), "{}");
+        // Cut to whole words where a placeholder abuts one, and at a word's end past 80.
+        assert_eq!(stable_fragment("%s and mark it as %sing"), "and mark it as");
+        let long = format!("{} end", "word ".repeat(20));
+        assert_eq!(stable_fragment(&long), "word ".repeat(16).trim_end());
     }
 }

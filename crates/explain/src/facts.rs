@@ -26,6 +26,10 @@ pub struct Facts {
     pub helpers: Vec<Helper>,
     /// Environment variables and configuration fields the conditions depend on.
     pub config: Vec<ConfigRead>,
+    /// The comment right above the raise, or above the `if` whose body it opens, without its
+    /// comment markers: what the author says about this error.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
     /// Calls of the enclosing function in the repository (filled once the whole tree is read).
     pub callers: Vec<Reference>,
     /// Places that catch or test for this error (filled once the whole tree is read).
@@ -43,6 +47,10 @@ pub struct Function {
     pub signature: String,
     pub parameters: Vec<Parameter>,
     pub line: u32,
+    /// Its doc comment (a docstring, Javadoc, JSDoc, rustdoc, a Go doc comment) without the
+    /// comment markers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -51,6 +59,15 @@ pub struct Parameter {
     pub name: String,
     /// The declared type, as written (`boolean`, `bool`, `*Config`), if any.
     pub ty: Option<String>,
+    /// It has a default value: a call may leave it out.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub optional: bool,
+    /// It can only be passed by name (Python, after `*` or `*args`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub keyword_only: bool,
+    /// It collects the other arguments (`*args`, `**kwargs`, `...rest`, `String... xs`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub variadic: bool,
 }
 
 impl Parameter {
@@ -74,6 +91,8 @@ pub enum ConditionKind {
     Case,
     /// The site is in a `while` loop's body.
     Loop,
+    /// The site is an assertion: the condition is the negation of what it asserts.
+    Assert,
 }
 
 /// One condition that holds when the site runs.

@@ -2,10 +2,10 @@
 //! solutions and prevention tips. Code is quoted in backticks, and comes from the facts.
 
 use errata_lang::Lang;
-use errata_model::{BackgroundTag, ErrorType, HandlingStrategy};
+use errata_model::{ErrorType, HandlingStrategy};
 
 use crate::{
-    classify, code, function_ref, Binding, ConfigSource, Context, Effect, Facts, Parameter, Site,
+    code, docs, function_ref, Binding, ConfigSource, Context, Effect, Facts, Parameter, Site,
     State, Write,
 };
 
@@ -154,32 +154,30 @@ fn what(site: &Site<'_>) -> String {
         ErrorType::Panic => "The program panics".to_owned(),
         ErrorType::Assertion => "An assertion fails".to_owned(),
         ErrorType::Http => "An HTTP error response is sent".to_owned(),
-        ErrorType::Log => "An error is logged".to_owned(),
+        ErrorType::Log => "A message is logged".to_owned(),
         ErrorType::Exit => "The process exits".to_owned(),
     }
 }
 
-/// How the sentences say what the site does: "It is {raised} when …", "a call {raises} it",
-/// "instead of {raising}". A log line is logged and a response sent, not raised.
+/// How the sentences say what the site does: "It is {raised} when …", "a call {raises} it".
+/// A log line is logged and a response sent, not raised.
 struct Verb {
     participle: &'static str,
     present: &'static str,
-    gerund: &'static str,
 }
 
 fn verb(site: &Site<'_>) -> Verb {
-    let (participle, present, gerund) = match site.error_type {
-        ErrorType::ErrorReturn => ("returned", "returns", "returning"),
-        ErrorType::Http => ("sent", "sends", "sending"),
-        ErrorType::Log => ("logged", "logs", "logging"),
+    let (participle, present) = match site.error_type {
+        ErrorType::ErrorReturn => ("returned", "returns"),
+        ErrorType::Http => ("sent", "sends"),
+        ErrorType::Log => ("logged", "logs"),
         ErrorType::Exception | ErrorType::Panic | ErrorType::Assertion | ErrorType::Exit => {
-            ("raised", "raises", "raising")
+            ("raised", "raises")
         }
     };
     Verb {
         participle,
         present,
-        gerund,
     }
 }
 
@@ -290,6 +288,77 @@ fn last_name(s: &str) -> &str {
     s.rsplit(['.', ':']).next().unwrap_or(s)
 }
 
+/// What the project says of the site in its own words, quoted: the doc comment's entry for
+/// this error, the comment above the raise and the function's documented purpose.
+fn own_words(site: &Site<'_>) -> String {
+    let mut out = String::new();
+    let f = site.facts.function.as_ref();
+    let doc = f.and_then(|f| f.doc.as_deref());
+    let fname = function_ref(site);
+    if let Some(text) = doc.and_then(|d| docs::on_error(d, site.lang, site.class, site.error_type))
+    {
+        let about = match (site.lang, site.error_type, site.class) {
+            (Lang::Rust, ErrorType::Panic | ErrorType::Assertion, _) => "its panics".to_owned(),
+            (Lang::Rust | Lang::Go, _, _) => "its errors".to_owned(),
+            (_, _, Some(c)) => format!("`{}`", last_name(c)),
+            (_, _, None) => "what it throws".to_owned(),
+        };
+        out.push_str(&format!(
+            " The doc comment of {fname} says of {about}: \"{}\"",
+            quote(&text)
+        ));
+    }
+    if let Some(text) = site.facts.comment.as_deref().and_then(docs::comment) {
+        out.push_str(&format!(
+            " The comment above the raise: \"{}\"",
+            quote(&text)
+        ));
+    }
+    if let Some(text) = doc.and_then(docs::summary) {
+        out.push_str(&format!(" {fname} is documented as: \"{}\"", quote(&text)));
+    }
+    out
+}
+
+/// A quote in a sentence: its inner double quotes made single, backticks kept.
+fn quote(text: &str) -> String {
+    let t = text.replace('"', "'");
+    if t.ends_with(['.', '!', '?', '…']) {
+        t
+    } else {
+        format!("{t}.")
+    }
+}
+
+/// A literal value: a number, a string, `None`/`nil`/`null`, a boolean, an empty collection.
+fn is_literal_value(v: &str) -> bool {
+    let v = v.trim();
+    v.parse::<f64>().is_ok()
+        || v.starts_with(['"', '\'', '`'])
+        || matches!(
+            v,
+            "None"
+                | "nil"
+                | "null"
+                | "undefined"
+                | "true"
+                | "false"
+                | "True"
+                | "False"
+                | "[]"
+                | "{}"
+                | "()"
+                | "''"
+                | "\"\""
+                | "new ArrayList<>()"
+                | "Vec::new()"
+                | "String::new()"
+                | "set()"
+                | "dict()"
+                | "list()"
+        )
+}
+
 pub(crate) fn documentation(site: &Site<'_>) -> String {
     let facts = site.facts;
     if let Some((class, how)) = own_text(site) {
@@ -297,8 +366,16 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
             Some(_) => function_ref(site),
             None => "its `#[error(…)]` attribute".to_owned(),
         };
+        // A constructor words the errors built with it; a class may have others.
+        let which = match site.facts.function.as_ref().map(|f| f.name.as_str()) {
+            Some("constructor" | "__init__") => format!("a `{class}` built by this constructor"),
+            Some(n) if site.lang == Lang::Java && n == last_name(&class) => {
+                format!("a `{class}` built by this constructor")
+            }
+            _ => format!("every `{class}` error"),
+        };
         let mut doc = format!(
-            "This is the text of every `{class}` error, written in {written} ({}:{}): \"{}\". It is produced {how}, so the error itself is made elsewhere, where a `{class}` is created and returned or raised.",
+            "This is the text of {which}, written in {written} ({}:{}): \"{}\". It is produced {how}, so the error itself is made elsewhere, where a `{class}` is created and returned or raised.",
             site.file_path,
             site.line,
             site.message.replace('`', "\\`")
@@ -339,6 +416,7 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
         what(site),
         site.message.replace('`', "\\`")
     );
+    doc.push_str(&own_words(site));
     let guards = guard_exprs(site);
     let handler = handler_of(site);
     if let Some((clause, line)) = handler {
@@ -355,13 +433,6 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
             } else {
                 format!(" by {}", and_list(&returners(site)))
             }
-        ));
-    } else if guards.is_empty() && handler.is_none() {
-        doc.push_str(&format!(
-            " No condition in {} guards it: every run that gets to line {} {} it.",
-            function_ref(site),
-            site.line,
-            verb(site).present
         ));
     } else if !guards.is_empty() {
         doc.push_str(&format!(
@@ -390,7 +461,9 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
         match s.binding {
             Binding::Parameter => parameters.push(ticked(&s.name)),
             Binding::Local => {
-                if let Some(v) = &s.value {
+                // A local given a literal (`i = 0`, `buf = []`) is changed before the raise:
+                // its first value says nothing of the one the guard reads.
+                if let Some(v) = s.value.as_deref().filter(|v| !is_literal_value(v)) {
                     let local = s.name.split(['.', '[']).next().unwrap_or(&s.name);
                     doc.push_str(&format!(" `{local}` comes from `{v}`."));
                 }
@@ -602,7 +675,14 @@ pub(crate) fn trigger_scenarios(site: &Site<'_>) -> String {
         let adds: Vec<&Write> = s
             .writes
             .iter()
-            .filter(|w| matches!(w.effect, Effect::Add | Effect::Assign))
+            .filter(|w| match w.effect {
+                Effect::Add => true,
+                Effect::Assign => !facts
+                    .guards()
+                    .flat_map(|g| g.conjuncts.iter())
+                    .any(|c| mentions(c, &s.name) && clears(c, &s.name, w)),
+                _ => false,
+            })
             .collect();
         if !adds.is_empty() {
             out.push_str(&format!(
@@ -628,17 +708,16 @@ pub(crate) fn trigger_scenarios(site: &Site<'_>) -> String {
     out
 }
 
-pub(crate) fn common_situations(site: &Site<'_>, bg: BackgroundTag) -> String {
+pub(crate) fn common_situations(site: &Site<'_>) -> String {
     if let Some((class, _)) = own_text(site) {
         return format!(
             "Seen wherever a `{class}` error is shown: in logs, in messages to users, in a wrapping error's text. What went wrong is in the values the text shows, which come from the `{class}`'s fields."
         );
     }
-    let mut out = format!(
-        "{} This is classified as {}.",
-        classify::situation(bg),
-        bg.as_str()
-    );
+    // The background is a guess from words and types: it is the record's tag, but not said as
+    // a fact of this site, which it is often not (an `IOException` thrown for a malformed
+    // identifier, "access" in the name of a command).
+    let mut out = String::new();
     let mut cases: Vec<String> = Vec::new();
     for c in site.facts.guards().flat_map(|c| c.conjuncts.iter()).take(4) {
         cases.push(match subject(site, c) {
@@ -652,16 +731,13 @@ pub(crate) fn common_situations(site: &Site<'_>, bg: BackgroundTag) -> String {
             Subject::Env(text, _) => {
                 format!("the environment gives `{text}` a value that makes `{c}` hold")
             }
-            Subject::State(s) => format!(
-                "`{}` still holds what an earlier call left in it, so `{c}` holds",
-                s.name
-            ),
+            Subject::State(_) => format!("`{c}` holds"),
             Subject::Param(p) => format!("the caller passes a `{}` for which `{c}` holds", p.name),
             Subject::Other => format!("`{c}` holds"),
         });
     }
     if !cases.is_empty() {
-        out.push_str(&format!(" Here: {}.", and_list(&cases)));
+        out.push_str(&format!("It happens when {}.", and_list(&cases)));
     }
     if !site.facts.callers.is_empty() {
         out.push_str(&format!(
@@ -679,7 +755,71 @@ pub(crate) fn common_situations(site: &Site<'_>, bg: BackgroundTag) -> String {
             }
         ));
     }
-    out
+    if out.is_empty() {
+        out = format!(
+            "Seen when {} gets to line {} of {}.",
+            function_ref(site),
+            site.line,
+            site.file_path
+        );
+    }
+    out.trim_start().to_owned()
+}
+
+/// Whether the write `w` of `name` makes the conjunct `c` false: a removal or a clearing of a
+/// collection the conjunct tests, or an assignment of a literal of the other truth value or a
+/// value other than the one compared with. Anything else is not known to clear it.
+fn clears(c: &str, name: &str, w: &Write) -> bool {
+    let c = c.trim();
+    let negated = c.starts_with('!') || c.starts_with("not ");
+    let bare = c.trim_start_matches('!').trim_start_matches("not ").trim();
+    match w.effect {
+        Effect::Remove | Effect::Clear => !negated,
+        Effect::Add => false,
+        Effect::Assign => {
+            let Some((_, value)) = w.text.split_once('=') else {
+                return false;
+            };
+            let value = value.trim().trim_end_matches(';').trim();
+            let truth = match value {
+                "true" | "True" => Some(true),
+                "false" | "False" | "None" | "nil" | "null" | "undefined" | "0" | "\"\"" | "''"
+                | "[]" | "{}" => Some(false),
+                _ => None,
+            };
+            if bare == name {
+                return truth == Some(negated);
+            }
+            for (op, equal) in [
+                (" == ", true),
+                (" === ", true),
+                (" != ", false),
+                (" !== ", false),
+                (" is not ", false),
+                (" is ", true),
+            ] {
+                if let Some((l, r)) = bare.split_once(op) {
+                    if l.trim() == name
+                        && !negated
+                        && is_literal_value(r)
+                        && is_literal_value(value)
+                    {
+                        return (r.trim() == value) != equal;
+                    }
+                }
+            }
+            false
+        }
+    }
+}
+
+/// Whether the conjunct tests that `name` is falsy: `!name`, `not name`.
+fn is_falsy_test(c: &str, name: &str) -> bool {
+    let c = c.trim();
+    c.strip_prefix('!')
+        .or_else(|| c.strip_prefix("not "))
+        .map(str::trim)
+        == Some(name)
 }
 
 /// The first handlers of the error in the repository, as solutions.
@@ -713,15 +853,25 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
         return out;
     }
     let fname = function_ref(site);
-    if let Some(b) = &facts.other_branch {
+    // The other side of the `if`, when what decides it is the caller's to choose (an
+    // argument, the configuration, the environment): a way around the raise.
+    if let Some(b) = facts.other_branch.as_ref().filter(|b| {
+        b.condition
+            .split(['|', '&'])
+            .flat_map(|p| p.split(" or ").flat_map(|q| q.split(" and ")))
+            .map(|p| p.trim().trim_matches(['(', ')']).trim())
+            .filter(|p| !p.is_empty())
+            .all(|p| !matches!(subject(site, p), Subject::Other | Subject::State(_)))
+    }) {
         let runs: Vec<String> = b.statements.iter().map(|s| ticked(s)).collect();
-        out.push(format!(
-            "Take the other branch of the `if` at line {}: when `{}`, {fname} runs {} instead of {}.",
-            b.line,
-            b.condition,
-            and_list(&runs),
-            verb(site).gerund
-        ));
+        if !runs.is_empty() {
+            out.push(format!(
+                "Take the other branch of the `if` at line {}: when `{}`, {fname} runs {} instead.",
+                b.line,
+                b.condition,
+                and_list(&runs)
+            ));
+        }
     }
     for c in facts.guards().flat_map(|c| c.conjuncts.iter()).take(4) {
         let s = match subject(site, c) {
@@ -739,23 +889,24 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
                 None => format!("Change what `{text}` reads so that `{c}` no longer holds."),
             },
             Subject::State(s) => {
-                let clears: Vec<&Write> = s
-                    .writes
-                    .iter()
-                    .filter(|w| matches!(w.effect, Effect::Remove | Effect::Clear | Effect::Assign))
-                    .collect();
+                let clears: Vec<&Write> = s.writes.iter().filter(|w| clears(c, &s.name, w)).collect();
                 if clears.is_empty() {
-                    format!("Make `{c}` false before {fname} runs: `{}` decides it.", s.name)
-                } else {
-                    format!("Make `{c}` false: {} does so.", writes_list(clears))
+                    continue;
                 }
+                format!("`{c}` stops holding after {}.", writes_list(clears))
             }
+            Subject::Param(p) if is_falsy_test(c, &p.name) => format!(
+                "Give {fname} a `{}` that is set and not empty: `{c}` holds for a missing, empty or zero value.",
+                p.name
+            ),
             Subject::Param(p) => format!(
                 "Pass {} `{}` for which `{c}` is false when calling {fname}.",
                 article(&p.name),
                 p.name
             ),
-            Subject::Other => format!("Make sure `{c}` is false when {fname} gets to line {}.", site.line),
+            // A local or an expression of the function's own: no caller can make it false,
+            // and saying so would be no action.
+            Subject::Other => continue,
         };
         if !out.contains(&s) {
             out.push(s);
@@ -779,21 +930,32 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
         ));
     }
     out.extend(handled_as(facts));
+    if site.error_type == ErrorType::Log {
+        out.push("It is logged, not raised: nothing reaches the caller to catch; find it in the logs (see typeGuard).".to_owned());
+        return out;
+    }
     out.push(match strategy {
         HandlingStrategy::Retry => {
-            format!("Retry the call to {fname} after a delay: the condition may clear on its own.")
+            format!("Retry the call to {fname} after a delay: the failure is a transient one.")
         }
-        HandlingStrategy::FixConfiguration => {
+        HandlingStrategy::FixConfiguration if !facts.config.is_empty() => {
             "Fix the configuration or environment the conditions read, then run again.".to_owned()
         }
+        HandlingStrategy::FixConfiguration => {
+            "Check the settings and credentials the message names, then run again.".to_owned()
+        }
         HandlingStrategy::FixCode => format!(
-            "This marks a state {fname} does not expect: fix the code that reaches line {} of {}.",
-            site.line, site.file_path
+            "A failed {} in {fname} is a bug in the code that reached it or in {fname} itself: report it with the values in the message.",
+            if site.error_type == ErrorType::Assertion { "assertion" } else { "check" }
         ),
         HandlingStrategy::FailFast => {
             "Let the program stop, and fix the cause the message names before running again."
                 .to_owned()
         }
+        _ if site.facts.function.is_none() => format!(
+            "Catch it around the code that imports or runs {} (see tryCatchPattern).",
+            site.file_path
+        ),
         _ => format!(
             "Catch it where {fname} is called and {} (see tryCatchPattern).",
             match strategy {

@@ -449,6 +449,17 @@ const OURS: &[&str] = &[
     "here",
     "when",
     "return",
+    // validationCode's check of the arguments, as a function of them.
+    "def",
+    "would_raise",
+    "wouldRaise",
+    "bool",
+    "boolean",
+    "function",
+    "func",
+    "fn",
+    "static",
+    "unknown",
 ];
 
 /// Identifiers of a piece of code, without its comments and string literals.
@@ -614,4 +625,207 @@ fn identifiers_skip_comments_and_strings() {
     );
     assert_eq!(quoted_code("a `b.c()` d `e`"), ["b.c()", "e"]);
     assert_eq!(quoted_code("a `` x == '`' `` and `y`"), [" x == '`' ", "y"]);
+}
+
+/// The record of `message` in an export.
+fn record<'a>(records: &'a [Value], message: &str) -> &'a Value {
+    records
+        .iter()
+        .find(|r| r["errorMessage"] == message)
+        .unwrap_or_else(|| panic!("no record {message:?}"))
+}
+
+fn field<'a>(r: &'a Value, name: &str) -> &'a str {
+    r[name].as_str().unwrap_or_default()
+}
+
+#[test]
+fn explanations_say_what_the_code_and_its_docs_prove() {
+    let s = Scratch::new();
+    let tree = s.path().join("truth");
+    copy_dir(&fixtures().join("truth"), &tree);
+    s.ok(&["index", tree.to_str().unwrap(), "--repo", "acme/truth"]);
+    let records = s.records();
+
+    // A docstring's `Raises:` entry is the meaning; a set's order is not negated as a number's.
+    let r = record(&records, "invalid mode %r (only r, w, b allowed)");
+    let doc = field(r, "documentation");
+    assert!(
+        doc.contains("says of `ValueError`: \"if the mode has a letter other than r, w or b.\""),
+        "{doc}"
+    );
+    assert!(
+        doc.contains("`not (set(mode) <= {\"r\", \"w\", \"b\"})`"),
+        "{doc}"
+    );
+    assert!(!doc.contains("set(mode) >"), "{doc}");
+    // The code a caller can write: through the module, with the argument the guard reads.
+    let fix = field(r, "exampleFix");
+    assert!(fix.contains("sock.makefile(mode=mode)"), "{fix}");
+    let check = field(r, "validationCode");
+    assert!(check.contains("def would_raise(mode) -> bool:"), "{check}");
+
+    // An assertion's condition is its guard.
+    let r = record(&records, "lineno must be an int >= 0");
+    let doc = field(r, "documentation");
+    assert!(
+        doc.contains("It is raised when `not isinstance(lineno, int) or lineno < 0` holds."),
+        "{doc}"
+    );
+    assert!(!doc.contains("No condition"), "{doc}");
+
+    // A method of the same name on another class is not a caller.
+    let r = record(&records, "cannot save nothing here");
+    let trig = field(r, "triggerScenarios");
+    assert!(!trig.contains("editor.py"), "{trig}");
+
+    // A name a comprehension binds is not state, nor is another function's local; the comment
+    // above the `if` is the author's word.
+    let r = record(&records, "Paths don't have the same drive");
+    let doc = field(r, "documentation");
+    assert!(!doc.contains("`p` outlives"), "{doc}");
+    assert!(!doc.contains("split()"), "{doc}");
+    assert!(
+        doc.contains("The comment above the raise: \"Check that all drive letters match.\""),
+        "{doc}"
+    );
+
+    // A parse error of an argument is bad input, never retried.
+    let r = record(&records, "could not parse the host of the URL");
+    assert_eq!(r["handlingStrategy"], "fix-input");
+    assert!(
+        r["solutions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| !s.as_str().unwrap().contains("Retry")),
+        "{}",
+        r["solutions"]
+    );
+
+    // A private function is not called in code a caller would write.
+    let r = record(&records, "bad descriptor for the read");
+    for name in ["exampleFix", "tryCatchPattern"] {
+        assert!(
+            !field(r, name).contains("_read(fd)"),
+            "{name}: {}",
+            field(r, name)
+        );
+    }
+
+    // A Javadoc `@throws` is the meaning, and the public static method is what a caller calls.
+    let r = record(&records, "count must not be negative");
+    let doc = field(r, "documentation");
+    assert!(
+        doc.contains("says of `IllegalArgumentException`: \"if the count is negative.\""),
+        "{doc}"
+    );
+    assert!(
+        field(r, "exampleFix").contains("Parser.count(n)"),
+        "{}",
+        field(r, "exampleFix")
+    );
+    assert!(
+        field(r, "validationCode").contains("static boolean wouldRaise(int n)"),
+        "{}",
+        field(r, "validationCode")
+    );
+}
+
+/// A code field wrapped the way its language can parse a snippet of it: Go and Java statements
+/// inside a function (declarations at the top level), Rust likewise.
+fn as_unit(lang: &str, code: &str) -> String {
+    let declares = |kw: &str| code.lines().any(|l| l.starts_with(kw));
+    match lang {
+        "go" if declares("func ") => format!("package p\n{code}\n"),
+        "go" => format!("package p\nfunc _() {{\n{code}\n}}\n"),
+        "java" if declares("static ") => format!("class P {{\n{code}\n}}\n"),
+        "java" => format!("class P {{ void m() throws Exception {{\n{code}\n}} }}\n"),
+        "rust" if declares("fn ") => code.to_owned(),
+        "rust" => format!("fn _f() {{\n{code}\n}}\n"),
+        "typescript" | "javascript" => format!("async function _f() {{\n{code}\n}}\n"),
+        "python" => format!(
+            "async def _f():\n{}\n",
+            code.lines()
+                .map(|l| format!("    {l}"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        ),
+        _ => code.to_owned(),
+    }
+}
+
+fn file_of(lang: &str) -> &'static str {
+    match lang {
+        "go" => "a.go",
+        "java" => "P.java",
+        "rust" => "a.rs",
+        "typescript" => "a.ts",
+        "javascript" => "a.js",
+        _ => "a.py",
+    }
+}
+
+/// Every code field of every record parses with its language's grammar.
+fn check_snippets_parse(c: Option<&Indexed>) {
+    let Some(c) = c else { return };
+    let lines = c.scratch.export();
+    let (mut checked, mut failures) = (0, Vec::new());
+    for line in &lines {
+        let r = &line["record"];
+        let lang = r["tags"][0].as_str().unwrap_or_default();
+        for name in [
+            "exampleFix",
+            "validationCode",
+            "typeGuard",
+            "tryCatchPattern",
+        ] {
+            let code = field(r, name);
+            let file = file_of(lang);
+            let lang_of = errata_lang::Lang::from_path(Path::new(file)).unwrap();
+            let unit = as_unit(lang, code);
+            let tree = errata_extract::parse(lang_of, Path::new(file), &unit).unwrap();
+            checked += 1;
+            if tree.root_node().has_error() {
+                failures.push(format!("{} {name}:\n{code}", r["id"]));
+            }
+        }
+    }
+    eprintln!(
+        "{}: {checked} snippets, {} do not parse",
+        c.repo,
+        failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{}: {} of {checked} snippets do not parse:\n{}",
+        c.repo,
+        failures.len(),
+        failures[..failures.len().min(8)].join("\n---\n")
+    );
+}
+
+#[test]
+fn cpython_snippets_parse() {
+    check_snippets_parse(corpora::cpython());
+}
+
+#[test]
+fn npm_snippets_parse() {
+    check_snippets_parse(corpora::npm_all());
+}
+
+#[test]
+fn go_snippets_parse() {
+    check_snippets_parse(corpora::go());
+}
+
+#[test]
+fn jdk_snippets_parse() {
+    check_snippets_parse(corpora::jdk());
+}
+
+#[test]
+fn cargo_registry_snippets_parse() {
+    check_snippets_parse(corpora::cargo());
 }

@@ -147,7 +147,9 @@ impl Expr {
             }
             (Expr::Atom(a), false) => Expr::Atom(a),
             (Expr::Atom(a), true) => match &a.cmp {
-                Some((l, op, r)) => match negate_operator(op, python) {
+                Some((l, op, r)) => match negate_operator(op, python)
+                    .filter(|_| !(python && is_order(op) && (may_be_set(l) || may_be_set(r))))
+                {
                     Some(flipped) => Expr::Atom(Atom {
                         text: format!("{l} {flipped} {r}"),
                         cmp: Some((l.clone(), flipped.to_owned(), r.clone())),
@@ -256,6 +258,22 @@ fn dedup(es: &mut Vec<Expr>) {
 }
 
 /// The negation of a comparison operator, if it has one.
+/// Whether `op` compares by order.
+fn is_order(op: &str) -> bool {
+    matches!(op, "<" | "<=" | ">" | ">=")
+}
+
+/// Whether a Python operand may be a set, whose order is partial: `not a <= b` (not a
+/// subset) is not `a > b` (a proper superset).
+fn may_be_set(operand: &str) -> bool {
+    let o = operand.trim();
+    (o.starts_with('{') && !o.contains(':'))
+        || o.starts_with("set(")
+        || o.starts_with("frozenset(")
+        || o.contains(".keys()")
+        || o.contains(".items()")
+}
+
 fn negate_operator(op: &str, python: bool) -> Option<&'static str> {
     Some(match op {
         "===" => "!==",
@@ -389,5 +407,23 @@ mod tests {
             e.clone().not().simplify(false).render(false),
             "!a || (!b && !c)"
         );
+    }
+
+    #[test]
+    fn a_set_comparison_is_not_flipped() {
+        // socket.makefile(): `not set(mode) <= {"r", "w", "b"}` is not `set(mode) > {…}`,
+        // which a mode of "rt" or "a" would not satisfy.
+        let e = cond(
+            Lang::Python,
+            "a.py",
+            "if not set(mode) <= {\"r\", \"w\", \"b\"}:\n    pass\n",
+        );
+        assert_eq!(
+            e.simplify(true).render(true),
+            "not (set(mode) <= {\"r\", \"w\", \"b\"})"
+        );
+        // Numbers still flip.
+        let e = cond(Lang::Python, "a.py", "if not n < 2:\n    pass\n");
+        assert_eq!(e.simplify(true).render(true), "n >= 2");
     }
 }

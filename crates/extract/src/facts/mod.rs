@@ -3,6 +3,7 @@
 //! writes it, and the configuration they depend on. See [`errata_explain::Facts`].
 
 mod cond;
+mod docs;
 mod refs;
 mod syntax;
 
@@ -133,6 +134,10 @@ impl<'t, 's> FileFacts<'t, 's> {
         facts.conditions = walk.conditions;
         facts.context = walk.context;
         facts.other_branch = walk.other_branch;
+        facts.comment = docs::comment_above_site(path[last], self.src);
+        if let Some(c) = self.assertion(path[last]) {
+            facts.conditions.push(c);
+        }
         let line = path[last].start_position().row as u32 + 1;
         let params: Vec<&str> = facts
             .function
@@ -155,6 +160,30 @@ impl<'t, 's> FileFacts<'t, 's> {
                 }
             }
         }
+        // Names a guard binds itself (`for d, p in …` of a comprehension, a lambda's
+        // parameters) are neither state nor the caller's.
+        let mut bound: Vec<String> = Vec::new();
+        for (n, _) in &walk.nodes {
+            preorder(*n, |c| {
+                let binder = match c.kind() {
+                    "for_in_clause" => c.child_by_field_name("left"),
+                    "lambda" | "arrow_function" | "closure_expression" | "lambda_expression" => c
+                        .child_by_field_name("parameters")
+                        .or_else(|| c.child_by_field_name("parameter")),
+                    _ => None,
+                };
+                if let Some(b) = binder {
+                    preorder(b, |i| {
+                        if self.syn.identifiers.contains(&i.kind()) {
+                            bound.push(self.text(i));
+                        }
+                        true
+                    });
+                }
+                true
+            });
+        }
+        names.retain(|(n, _)| !bound.iter().any(|b| b == root_of(n)));
         let mut config_texts: Vec<String> = walk
             .nodes
             .iter()
@@ -184,12 +213,15 @@ impl<'t, 's> FileFacts<'t, 's> {
                 if guard {
                     config_texts.push(v.clone());
                 }
-                (Binding::Local, Some(v))
+                // A local written again, or handed out by reference (`&len` to a syscall),
+                // holds something else by the time the guard reads it.
+                let value = (!self.written_again(scope, root)).then_some(v);
+                (Binding::Local, value)
             } else {
                 (Binding::State, None)
             };
             let writes = if binding == Binding::State {
-                self.writes_of(&name, rules, cx)
+                self.writes_of(&name, scope, rules, cx)
             } else {
                 Vec::new()
             };
@@ -388,6 +420,7 @@ impl<'t, 's> FileFacts<'t, 's> {
             signature,
             parameters: self.parameters(node),
             line: node.start_position().row as u32 + 1,
+            doc: docs::doc_of(node, self.src, self.syn.python),
         }
     }
 
@@ -409,11 +442,30 @@ impl<'t, 's> FileFacts<'t, 's> {
         if self.syn.identifiers.contains(&list.kind()) {
             return vec![Parameter {
                 name: self.text(list),
-                ty: None,
+                ..Parameter::default()
             }];
         }
         let mut out = Vec::new();
+        let mut keyword_only = false;
         for p in named(list) {
+            let kind = p.kind();
+            if kind == "keyword_separator" {
+                keyword_only = true;
+                continue;
+            }
+            let variadic = matches!(
+                kind,
+                "list_splat_pattern"
+                    | "dictionary_splat_pattern"
+                    | "rest_pattern"
+                    | "spread_parameter"
+                    | "variadic_parameter"
+                    | "variadic_parameter_declaration"
+            ) || self.text(p).starts_with("...");
+            let optional = kind.contains("default")
+                || kind == "optional_parameter"
+                || p.child_by_field_name("value").is_some()
+                || self.text(p).contains('?');
             let ty = p
                 .child_by_field_name("type")
                 .map(|t| self.text(t).trim_start_matches(':').trim().to_owned());
@@ -436,8 +488,15 @@ impl<'t, 's> FileFacts<'t, 's> {
                     out.push(Parameter {
                         name,
                         ty: ty.clone(),
+                        optional,
+                        keyword_only: keyword_only && !variadic,
+                        variadic,
                     });
                 }
+            }
+            // Python: what follows `*args` is passed by name only.
+            if self.syn.python && kind == "list_splat_pattern" {
+                keyword_only = true;
             }
         }
         out
@@ -873,8 +932,9 @@ impl<'t, 's> FileFacts<'t, 's> {
     }
 
     /// Where the file writes `name`, with the conditions of each write.
-    fn writes_of(&self, name: &str, rules: &dyn Rules, cx: &Cx<'_>) -> Vec<Write> {
+    fn writes_of(&self, name: &str, scope: Node<'t>, rules: &dyn Rules, cx: &Cx<'_>) -> Vec<Write> {
         let all = self.writes.get_or_init(|| self.all_writes());
+        let bare = is_identifier(name);
         all.iter()
             .filter(|w| w.target == name)
             .filter_map(|w| {
@@ -887,6 +947,14 @@ impl<'t, 's> FileFacts<'t, 's> {
                 if fidx.is_none() && w.effect == Effect::Assign {
                     return None;
                 }
+                // A bare name written in another function is that function's own variable
+                // when it declares it there (a parameter, `let`, `:=`, or any assignment in
+                // Python or Rust without `global`): not the state the guard reads.
+                if let Some(f) = fidx.map(|f| path[f]) {
+                    if bare && f.id() != scope.id() && self.declares(f, name) {
+                        return None;
+                    }
+                }
                 let walk = self.walk(&path, fidx.map_or(0, |f| f + 1), false);
                 Some(Write {
                     text: self.text(w.node),
@@ -898,6 +966,103 @@ impl<'t, 's> FileFacts<'t, 's> {
             })
             .take(MAX_WRITES)
             .collect()
+    }
+
+    /// What makes an assertion fail, as the condition under which the site runs: `not (x)`
+    /// of Python's and Java's `assert x`, `!(x)` of Rust's `assert!(x, …)`, `a != b` of
+    /// `assert_eq!(a, b)`.
+    fn assertion(&self, site: Node<'_>) -> Option<Condition> {
+        let py = self.syn.python;
+        let line = site.start_position().row as u32 + 1;
+        let e = match site.kind() {
+            "assert_statement" => {
+                let cond = named(site).into_iter().next()?;
+                Expr::from_node(cond, self.src, self.syn).not()
+            }
+            "macro_invocation" => {
+                let name = crate::text::text(site.child_by_field_name("macro")?, self.src);
+                let name = name.rsplit("::").next().unwrap_or(name);
+                let tt = named(site).into_iter().find(|n| n.kind() == "token_tree")?;
+                let inner = crate::text::text(tt, self.src);
+                let inner = inner.get(1..inner.len().saturating_sub(1))?;
+                let args = split_top_level(inner);
+                let arg = |i: usize| args.get(i).map(|a| squash(a.trim()));
+                match name {
+                    "assert" | "debug_assert" => Expr::atom(format!("!({})", arg(0)?), false),
+                    "assert_eq" | "debug_assert_eq" => {
+                        Expr::atom(format!("{} != {}", arg(0)?, arg(1)?), false)
+                    }
+                    "assert_ne" | "debug_assert_ne" => {
+                        Expr::atom(format!("{} == {}", arg(0)?, arg(1)?), false)
+                    }
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        };
+        let e = e.simplify(py);
+        Some(Condition {
+            expr: e.render(py),
+            conjuncts: e.conjuncts().iter().map(|c| c.render(py)).collect(),
+            negated: e.clone().not().simplify(py).render(py),
+            kind: ConditionKind::Assert,
+            line,
+        })
+    }
+
+    /// Whether the local `name` of `scope` is assigned more than once, updated in place or
+    /// passed by reference.
+    fn written_again(&self, scope: Node<'_>, name: &str) -> bool {
+        let body = crate::text::text(scope, self.src);
+        let b = body.as_bytes();
+        let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
+        let mut writes = 0;
+        for (at, _) in body.match_indices(name) {
+            let end = at + name.len();
+            if (at > 0 && (ident(b[at - 1]) || b[at - 1] == b'.'))
+                || b.get(end).is_some_and(|&c| ident(c))
+            {
+                continue;
+            }
+            if at > 0 && b[at - 1] == b'&' && b.get(at.wrapping_sub(2)) != Some(&b'&') {
+                return true;
+            }
+            let rest = body[end..].trim_start();
+            let assigns = (rest.starts_with('=') && !rest.starts_with("=="))
+                || rest.starts_with(":=")
+                || ["+=", "-=", "*=", "/=", "|=", "&=", "++", "--", "<<=", ">>="]
+                    .iter()
+                    .any(|op| rest.starts_with(op));
+            if assigns {
+                writes += 1;
+                if writes > 1 {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether the function `f` has its own variable `name`.
+    fn declares(&self, f: Node<'_>, name: &str) -> bool {
+        if self.parameter_names(f).iter().any(|p| p == name) {
+            return true;
+        }
+        let body = crate::text::text(f, self.src);
+        let lang_local = match self.syn.lang {
+            Lang::Python => {
+                return !body.contains(&format!("global {name}"))
+                    && !body.contains(&format!("nonlocal {name}"));
+            }
+            // A Rust function cannot assign a variable of another one; a Go function's
+            // bare names are its own (`:=`, `var`, named results) but for package variables,
+            // which are written outside any function far more than inside.
+            Lang::Rust | Lang::Go => return true,
+            _ => ["let ", "const ", "var "].iter().any(|k| {
+                body.contains(&format!("{k}{name} ")) || body.contains(&format!("{k}{name}="))
+            }),
+        };
+        lang_local
     }
 
     /// Every write of the file: mutating method calls and assignments.
@@ -1024,6 +1189,29 @@ pub(crate) fn preorder<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>) -> bo
             }
         }
     }
+}
+
+/// The arguments of a macro's token tree, split at the commas outside brackets and strings.
+fn split_top_level(s: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut start, mut in_str, mut prev) = (0i32, 0usize, false, '\0');
+    for (i, c) in s.char_indices() {
+        match c {
+            '"' if prev != '\\' => in_str = !in_str,
+            '(' | '[' | '{' if !in_str => depth += 1,
+            ')' | ']' | '}' if !in_str => depth -= 1,
+            ',' if !in_str && depth == 0 => {
+                out.push(&s[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+        prev = c;
+    }
+    if start < s.len() {
+        out.push(&s[start..]);
+    }
+    out
 }
 
 /// The statement an expression belongs to, when it is an expression statement.

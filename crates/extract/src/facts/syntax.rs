@@ -5,6 +5,7 @@ use errata_lang::Lang;
 /// The node kinds of one grammar, by role.
 pub(crate) struct Syntax {
     pub(crate) python: bool,
+    pub(crate) lang: Lang,
     pub(crate) ifs: &'static [&'static str],
     pub(crate) ternaries: &'static [&'static str],
     /// Loops whose body runs while a condition holds.
@@ -34,6 +35,7 @@ pub(crate) struct Syntax {
 }
 
 const JS: Syntax = Syntax {
+    lang: Lang::JavaScript,
     python: false,
     ifs: &["if_statement"],
     ternaries: &["ternary_expression"],
@@ -71,6 +73,7 @@ const JS: Syntax = Syntax {
 };
 
 const PYTHON: Syntax = Syntax {
+    lang: Lang::Python,
     python: true,
     ifs: &["if_statement"],
     ternaries: &[],
@@ -107,6 +110,7 @@ const PYTHON: Syntax = Syntax {
 };
 
 const GO: Syntax = Syntax {
+    lang: Lang::Go,
     python: false,
     ifs: &["if_statement"],
     ternaries: &[],
@@ -143,6 +147,7 @@ const GO: Syntax = Syntax {
 };
 
 const RUST: Syntax = Syntax {
+    lang: Lang::Rust,
     python: false,
     ifs: &["if_expression"],
     ternaries: &[],
@@ -179,6 +184,7 @@ const RUST: Syntax = Syntax {
 };
 
 const JAVA: Syntax = Syntax {
+    lang: Lang::Java,
     python: false,
     ifs: &["if_statement"],
     ternaries: &["ternary_expression"],
