@@ -44,6 +44,9 @@ const PAGE: usize = 1000;
 pub(crate) struct Links {
     /// The language, function and class of each kind of record of the repository.
     held: Vec<HeldBy>,
+    /// The (function, class) pairs raised in one place only: a test of that class calling the
+    /// function is a test of that record even when it checks no message.
+    single: HashSet<(String, String)>,
     names: HashSet<String>,
     index: RefIndex,
 }
@@ -60,8 +63,16 @@ impl Links {
             names.extend(h.class.as_deref().map(class_name));
         }
         names.retain(|n| is_distinct_name(n));
+        // A Rust test's `#[should_panic]` expects a panic, which has no class.
+        names.insert("panic".to_owned());
         let index = store.ref_index(repo, &names, MAX_LINKS + 1, &family)?;
-        Ok(Links { held, names, index })
+        let single = store.single_raises(repo)?;
+        Ok(Links {
+            held,
+            single,
+            names,
+            index,
+        })
     }
 
     /// Adds the references of a file parsed after [`Links::read`].
@@ -127,6 +138,7 @@ pub(crate) fn link(store: &mut Store, repo: &str, links: Links) -> Result<Linked
     let mut index = links.index;
     index.finish(MAX_LINKS + 1);
     let index = &index;
+    let single = &links.single;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut linked = Linked::default();
     let mut after = i64::MIN;
@@ -152,7 +164,7 @@ pub(crate) fn link(store: &mut Store, repo: &str, links: Links) -> Result<Linked
                     scope.spawn(move || {
                         share
                             .into_iter()
-                            .filter_map(|item| relink(item, index))
+                            .filter_map(|item| relink(item, index, single))
                             .collect::<Vec<_>>()
                     })
                 })
@@ -169,7 +181,11 @@ pub(crate) fn link(store: &mut Store, repo: &str, links: Links) -> Result<Linked
 }
 
 /// The record with its callers and handlers, explained again, if they changed.
-fn relink(mut item: Explained, index: &RefIndex) -> Option<Explained> {
+fn relink(
+    mut item: Explained,
+    index: &RefIndex,
+    single: &HashSet<(String, String)>,
+) -> Option<Explained> {
     let mut facts = serde_json::from_str::<Facts>(&item.facts).ok()?;
     let fam = family(&item.record.file_path);
     let sentinel = sentinel_name(
@@ -210,11 +226,16 @@ fn relink(mut item: Explained, index: &RefIndex) -> Option<Explained> {
         Some(name) => handlers(index, &name, fam, &found_callers),
         None => Vec::new(),
     };
-    if facts.callers == found_callers && facts.handlers == found_handlers {
+    let found_tests = tests_of(index, &item.record, &facts, fam, single);
+    if facts.callers == found_callers
+        && facts.handlers == found_handlers
+        && facts.tests == found_tests
+    {
         return None;
     }
     facts.callers = found_callers;
     facts.handlers = found_handlers;
+    facts.tests = found_tests;
     let explanation = explain_record(&item.record, &facts)?;
     let by_model = errata_store::written_by_model(item.sources.as_deref());
     let fields: Vec<&str> = FIELDS
@@ -229,6 +250,105 @@ fn relink(mut item: Explained, index: &RefIndex) -> Option<Explained> {
 
 /// The name a Go sentinel record is returned by: its class, when it is declared outside any
 /// function.
+/// Most tests named per record.
+const MAX_TESTS: usize = 3;
+
+/// The tests that expect the record's error: of its class (a Rust panic's `panic`), whose
+/// pattern is text of the record's message, or, with no pattern, whose call calls the record's
+/// function. A pattern of a generic class (JavaScript's `Error`) must match.
+fn tests_of(
+    index: &RefIndex,
+    record: &errata_model::Record,
+    facts: &Facts,
+    fam: u8,
+    single: &HashSet<(String, String)>,
+) -> Vec<Reference> {
+    let panics = matches!(
+        record.error_type,
+        errata_model::ErrorType::Panic | errata_model::ErrorType::Assertion
+    );
+    let name = match record.error_class.as_deref() {
+        Some(c) => class_name(c),
+        None if panics && record.file_path.ends_with(".rs") => "panic".to_owned(),
+        None if record.file_path.ends_with(".js") || record.file_path.ends_with(".ts") => {
+            "Error".to_owned()
+        }
+        None => return Vec::new(),
+    };
+    let generic = GENERIC_CLASSES.contains(&name.as_str()) || name == "panic";
+    // Only a function that raises this class in one place is proven by a call alone.
+    let function = facts
+        .function
+        .as_ref()
+        .map(|f| f.name.as_str())
+        .filter(|f| {
+            record
+                .error_class
+                .as_ref()
+                .is_some_and(|c| single.contains(&(f.to_string(), c.clone())))
+        });
+    index
+        .get(RefKind::Expect, &name, fam)
+        .iter()
+        .filter(|t| {
+            let (pattern, call) = t
+                .text
+                .split_once(errata_model::EXPECT_SEPARATOR)
+                .unwrap_or(("", &t.text));
+            let by_text = pattern_fits(pattern, &record.error_message);
+            let by_call = function.is_some_and(|f| f.len() > 2 && find_call(call, f).is_some());
+            if generic || pattern.is_empty() {
+                by_text || (by_call && !generic)
+            } else {
+                by_text
+            }
+        })
+        .take(MAX_TESTS)
+        .map(|t| Reference {
+            file: t.file.clone(),
+            line: t.line,
+            function: t.function.clone(),
+            text: t
+                .text
+                .split_once(errata_model::EXPECT_SEPARATOR)
+                .map_or(t.text.clone(), |(_, c)| c.to_owned()),
+            exact: true,
+        })
+        .collect()
+}
+
+/// Whether a test's pattern (a regex or a substring of the message) is text of the template:
+/// its longest literal run, of 6 characters or more, occurs in the message as written.
+fn pattern_fits(pattern: &str, message: &str) -> bool {
+    let mut best = String::new();
+    let mut cur = String::new();
+    let mut chars = pattern.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some(n) if n.is_ascii_punctuation() || n == ' ' => cur.push(n),
+                _ => cur = String::new(),
+            },
+            '.' | '*' | '+' | '?' | '^' | '$' | '[' | ']' | '(' | ')' | '{' | '}' | '|' => {
+                // `x?`, `x*`: the character before is not sure to be there.
+                if matches!(c, '*' | '?' | '{') {
+                    cur.pop();
+                }
+                if cur.len() > best.len() {
+                    best = cur.clone();
+                }
+                cur.clear();
+            }
+            c => cur.push(c),
+        }
+    }
+    if cur.len() > best.len() {
+        best = cur;
+    }
+    let best = best.trim();
+    best.chars().filter(|c| c.is_alphanumeric()).count() >= 6 && message.contains(best)
+}
+
 fn sentinel_name(file: &str, facts: &Facts, class: Option<&str>) -> Option<String> {
     let class = class?;
     (file.ends_with(".go") && facts.function.is_none() && class.starts_with("Err"))

@@ -34,6 +34,10 @@ pub struct Facts {
     pub callers: Vec<Reference>,
     /// Places that catch or test for this error (filled once the whole tree is read).
     pub handlers: Vec<Reference>,
+    /// Tests that expect this error, each with the call that raises it as `text` (filled once
+    /// the whole tree is read).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tests: Vec<Reference>,
 }
 
 /// The function a site is in.

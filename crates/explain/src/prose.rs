@@ -124,6 +124,7 @@ pub(crate) fn fence_backticks(text: String, facts: &crate::Facts) -> String {
             .callers
             .iter()
             .chain(&facts.handlers)
+            .chain(&facts.tests)
             .map(|r| r.text.as_str()),
     );
     if let Some(f) = &facts.function {
@@ -317,7 +318,31 @@ fn own_words(site: &Site<'_>) -> String {
     if let Some(text) = doc.and_then(docs::summary) {
         out.push_str(&format!(" {fname} is documented as: \"{}\"", quote(&text)));
     }
+    out.push_str(&tested(site));
     out
+}
+
+/// The tests of the repository that expect the error, with the call that raises it: the
+/// reproduction.
+fn tested(site: &Site<'_>) -> String {
+    let tests = &site.facts.tests;
+    let Some(first) = tests.first() else {
+        return String::new();
+    };
+    let name = first
+        .function
+        .as_deref()
+        .map(|f| format!("`{f}`"))
+        .unwrap_or_else(|| "a test".to_owned());
+    let more = match tests.len() {
+        1 => String::new(),
+        2 => " (and 1 more test)".to_owned(),
+        n => format!(" (and {} more tests)", n - 1),
+    };
+    format!(
+        " The test {name} ({}:{}) expects it from `{}`{more}.",
+        first.file, first.line, first.text
+    )
 }
 
 /// A quote in a sentence: its inner double quotes made single, backticks kept.
@@ -393,6 +418,7 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
                 places(&facts.callers)
             ));
         }
+        doc.push_str(&tested(site));
         return doc;
     }
     let place = match &facts.function {
@@ -704,6 +730,17 @@ pub(crate) fn trigger_scenarios(site: &Site<'_>) -> String {
                 " It runs inside the loop `{header}` (line {line})."
             ));
         }
+    }
+    if let Some(t) = facts.tests.first() {
+        out.push_str(&format!(
+            " A reproduction: `{}`, as {} ({}:{}) does.",
+            t.text,
+            t.function
+                .as_deref()
+                .map_or("a test".to_owned(), |f| format!("the test `{f}`")),
+            t.file,
+            t.line
+        ));
     }
     out
 }

@@ -111,6 +111,12 @@ pub enum Event {
         reason: Skip,
         detail: Option<String>,
     },
+    /// A test file that is not indexed (no `--include-tests`) but expects errors: its
+    /// expectations link records to the tests that reproduce them.
+    Expectations {
+        path: String,
+        refs: Vec<errata_model::Ref>,
+    },
 }
 
 /// Directory names whose contents are third-party code.
@@ -286,7 +292,7 @@ fn read_one(
         detail,
     };
     if !options.all && !options.include_tests && is_test_path(&rel) {
-        return skip(Skip::Test, None);
+        return test_expectations(p, rel, lang, options, parsers);
     }
     let bytes = match read_capped(
         p,
@@ -389,6 +395,38 @@ fn read_one(
         explain_time: crate::facts::take_spent(),
         parse_errors,
     })
+}
+
+/// A test file that is not indexed: its expectations, when it has any.
+fn test_expectations(
+    p: &Path,
+    rel: String,
+    lang: Lang,
+    options: &Options,
+    parsers: &mut Parsers,
+) -> Event {
+    let skipped = |rel| Event::Skipped {
+        path: rel,
+        reason: Skip::Test,
+        detail: None,
+    };
+    let Ok(Some(bytes)) = read_capped(p, options.max_file_size) else {
+        return skipped(rel);
+    };
+    if !crate::facts::may_expect(&bytes) {
+        return skipped(rel);
+    }
+    let Ok(src) = std::str::from_utf8(&bytes) else {
+        return skipped(rel);
+    };
+    let Some(tree) = parsers.parse(lang, p, src) else {
+        return skipped(rel);
+    };
+    let refs = crate::facts::find_expectations(lang, &tree, src);
+    if refs.is_empty() {
+        return skipped(rel);
+    }
+    Event::Expectations { path: rel, refs }
 }
 
 /// One tree-sitter parser per grammar, kept by a worker thread.

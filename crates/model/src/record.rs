@@ -330,7 +330,13 @@ pub enum RefKind {
     Handler,
     /// A place that returns a sentinel error value (Go's `return nil, ErrClosed`).
     Use,
+    /// A test that expects an error of a class (`pytest.raises(X, match=…)`): its text is the
+    /// pattern, [`EXPECT_SEPARATOR`], and the call that raises it.
+    Expect,
 }
+
+/// Between the pattern and the call in the text of a [`RefKind::Expect`] reference.
+pub const EXPECT_SEPARATOR: char = '\u{1f}';
 
 impl RefKind {
     pub fn as_str(self) -> &'static str {
@@ -339,6 +345,7 @@ impl RefKind {
             RefKind::Definition => "def",
             RefKind::Handler => "handler",
             RefKind::Use => "use",
+            RefKind::Expect => "expect",
         }
     }
 
@@ -349,6 +356,7 @@ impl RefKind {
             RefKind::Definition,
             RefKind::Handler,
             RefKind::Use,
+            RefKind::Expect,
         ]
         .into_iter()
         .find(|k| k.as_str() == s)

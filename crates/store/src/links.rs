@@ -253,6 +253,26 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
+    /// The (function, class) pairs of `repo` that exactly one record has: a function that
+    /// raises that class in one place only.
+    pub fn single_raises(&self, repo: &str) -> Result<std::collections::HashSet<(String, String)>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT json_extract(facts, '$.function.name') AS f, error_class
+             FROM records WHERE repo = ?1 AND facts IS NOT NULL AND error_class IS NOT NULL
+             GROUP BY f, error_class HAVING COUNT(*) = 1",
+        )?;
+        let rows = stmt.query_map([repo], |r| {
+            Ok((r.get::<_, Option<String>>(0)?, r.get::<_, String>(1)?))
+        })?;
+        let mut out = std::collections::HashSet::new();
+        for row in rows {
+            if let (Some(f), c) = row? {
+                out.insert((f, c));
+            }
+        }
+        Ok(out)
+    }
+
     /// Up to `limit` records of `repo` with facts whose row comes after `after` (a `seq`),
     /// with the `seq` of the last, to read a repository a page at a time.
     pub fn explained_page(

@@ -127,6 +127,8 @@ fn index_one(
     let bar = progress_bar();
     let permalink = |f: &str, s: u32, e: u32| prov.permalink(f, s, e);
     let mut seen: HashSet<String> = HashSet::new();
+    // What the test files that are not indexed expect, to link records to their tests.
+    let mut expectations: Vec<(String, Vec<errata_model::Ref>)> = Vec::new();
     std::thread::scope(|scope| -> Result<()> {
         let known = &known;
         let analyzed_at = analyzed_at.as_str();
@@ -169,6 +171,10 @@ fn index_one(
                         refs: f.refs,
                         refs_pending: f.refs_pending,
                     });
+                }
+                Event::Expectations { path, refs } => {
+                    *tally.skipped.entry(Skip::Test).or_default() += 1;
+                    expectations.push((path, refs));
                 }
                 Event::Skipped {
                     path,
@@ -224,6 +230,9 @@ fn index_one(
     tally.removed += store.remove_missing(&prov.repo, &prefix, &seen)?;
     let deferred = Instant::now();
     let mut links = crate::link::Links::read(store, &prov.repo)?;
+    for (path, refs) in &expectations {
+        links.add(path, refs);
+    }
     pending_refs(store, prov, options, tally, &mut links)?;
     tally.deferred_time += deferred.elapsed();
     let linking = Instant::now();

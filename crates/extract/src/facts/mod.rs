@@ -4,9 +4,11 @@
 
 mod cond;
 mod docs;
+mod expect;
 mod refs;
 mod syntax;
 
+pub(crate) use expect::{find_expectations, may_expect};
 pub use refs::find_refs;
 pub(crate) use refs::find_refs_and_writes;
 

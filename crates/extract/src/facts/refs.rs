@@ -179,6 +179,7 @@ fn role_table(lang: Lang, tree: &Tree) -> Vec<u8> {
 
 fn scan<'t>(lang: Lang, tree: &'t Tree, src: &str, facts: Option<&FileFacts<'t, '_>>) -> Vec<Ref> {
     let roles = roles(lang, tree);
+    let expecting = super::expect::may_expect(src.as_bytes());
     let mut out = Vec::new();
     let mut writes = Vec::new();
     let mut helpers = Vec::new();
@@ -207,6 +208,9 @@ fn scan<'t>(lang: Lang, tree: &'t Tree, src: &str, facts: Option<&FileFacts<'t, 
             if let Some(v) = rust_creation(node, src) {
                 out.push(reference(RefKind::Call, &v, node, enclosing(), src));
             }
+        }
+        if expecting && role & (CALL | FUNCTION) != 0 {
+            out.extend(super::expect::expectation(lang, node, src));
         }
         if role & FUNCTION != 0 {
             let name = function_name(node, src);
