@@ -556,7 +556,7 @@ fn deciding_bool(site: &Site<'_>) -> Option<(String, bool)> {
         })
 }
 
-pub(crate) fn example_fix(site: &Site<'_>) -> String {
+pub(crate) fn example_fix(site: &Site<'_>, strategy: HandlingStrategy) -> String {
     let c = comment(site.lang);
     let s = semi(site.lang);
     let fragment = fragment_line(site.message);
@@ -598,12 +598,11 @@ pub(crate) fn example_fix(site: &Site<'_>) -> String {
         return format!(
             "{c} before: the arguments go in unchecked, and the call raises \"{fragment}\"\n{the_call}{s}\n{c} after: they are checked first (wouldRaise is in validationCode)\n{}",
             if_block(site.lang, &check, &[format!("{the_call}{s}")])
-                .replace("would_raise", if site.lang == Lang::Python { "would_raise" } else { "wouldRaise" })
         );
     }
     format!(
         "{c} before: \"{fragment}\" is handled like any other error, or not at all\n{c} after: it is told apart (typeGuard) and handled on its own\n{}",
-        try_catch(site, crate::classify::handling_strategy(site, crate::classify::background_tag(site)))
+        try_catch(site, strategy)
     )
 }
 

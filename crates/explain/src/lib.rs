@@ -93,7 +93,7 @@ pub fn explain(site: &Site<'_>) -> Explanation {
             .into_iter()
             .map(fence)
             .collect(),
-        example_fix: code::example_fix(site),
+        example_fix: code::example_fix(site, strategy),
         handling_strategy: strategy,
         validation_code: code::validation_code(site),
         type_guard: code::type_guard(site),

@@ -58,14 +58,7 @@ pub(crate) fn comment_above_site(site: Node<'_>, src: &str) -> Option<String> {
     }
     // The raise is the first statement of an `if`'s body: the comment may be above the `if`.
     let block = stmt.parent()?;
-    let first = {
-        let mut c = block.walk();
-        let x = block
-            .named_children(&mut c)
-            .find(|n| !n.kind().contains("comment"));
-        x
-    };
-    if first != Some(stmt) {
+    if super::named(block).first() != Some(&stmt) {
         return None;
     }
     let mut guard = block.parent()?;

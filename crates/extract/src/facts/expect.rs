@@ -28,11 +28,13 @@ pub(crate) const WORDS: &[&str] = &[
     "should_panic",
 ];
 
-/// Whether a file's text may hold an expectation.
+/// Whether a file's text may hold an expectation: one pass of an automaton of [`WORDS`], as
+/// it runs on every parsed file.
 pub(crate) fn may_expect(src: &[u8]) -> bool {
-    WORDS
-        .iter()
-        .any(|w| memchr::memmem::find(src, w.as_bytes()).is_some())
+    static WORDS_AC: std::sync::OnceLock<aho_corasick::AhoCorasick> = std::sync::OnceLock::new();
+    WORDS_AC
+        .get_or_init(|| aho_corasick::AhoCorasick::new(WORDS).expect("fixed words"))
+        .is_match(src)
 }
 
 /// The expectations of a parsed test file.
