@@ -426,6 +426,7 @@ fn guard_names<'a>(site: &Site<'a>) -> Option<(String, Vec<&'a crate::Parameter>
     let cond = conjunction(site)?;
     let mut used: Vec<&crate::Parameter> = Vec::new();
     let mut own: Vec<String> = Vec::new();
+    let mut hidden = false;
     let b = cond.as_bytes();
     let mut i = 0;
     while i < b.len() {
@@ -474,10 +475,18 @@ fn guard_names<'a>(site: &Site<'a>) -> Option<(String, Vec<&'a crate::Parameter>
             {
                 continue;
             }
-            if !called && !own.iter().any(|o| o == word) {
-                own.push(word.to_owned());
-            } else if called && !own.iter().any(|o| o == word) {
-                own.push(format!("{word}()"));
+            // A receiver or a module (`self`, `this`, `filepath.Join`, `socket.isClosed()`)
+            // is something a caller may hold as well: it keeps the guard from being the
+            // caller's to check, but is not named as the function's own.
+            let through = rest.starts_with('.') || matches!(word, "self" | "this");
+            if through {
+                hidden = true;
+            } else if !own.iter().any(|o| o == word) {
+                own.push(if called {
+                    format!("{word}()")
+                } else {
+                    word.to_owned()
+                });
             }
             continue;
         }
@@ -488,6 +497,10 @@ fn guard_names<'a>(site: &Site<'a>) -> Option<(String, Vec<&'a crate::Parameter>
             continue;
         }
         i += 1;
+    }
+    if hidden && own.is_empty() {
+        // Nothing to name, but the guard is not the arguments' alone either.
+        own.push(String::new());
     }
     Some((cond, used, own))
 }
@@ -689,8 +702,13 @@ pub(crate) fn validation_code(site: &Site<'_>) -> String {
         }
     }
     match guard_names(site) {
-        Some((_, _, own)) if !own.is_empty() => {
-            let names: Vec<String> = own.iter().take(3).map(|n| format!("`{n}`")).collect();
+        Some((_, _, own)) if own.iter().any(|o| !o.is_empty()) => {
+            let names: Vec<String> = own
+                .iter()
+                .filter(|n| !n.is_empty())
+                .take(3)
+                .map(|n| format!("`{n}`"))
+                .collect();
             format!(
                 "{c} The guard of line {} reads {} of {fname}'s own, which a caller does not hold:\n{c} check the inputs they come from, or recognise the error (see typeGuard).",
                 site.line,

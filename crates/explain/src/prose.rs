@@ -978,9 +978,9 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
         HandlingStrategy::FixConfiguration if !facts.config.is_empty() => {
             "Fix the configuration or environment the conditions read, then run again.".to_owned()
         }
-        HandlingStrategy::FixConfiguration => {
-            "Check the settings and credentials the message names, then run again.".to_owned()
-        }
+        HandlingStrategy::FixConfiguration => format!(
+            "Catch it where {fname} is called and report the value it names to whoever set it (see tryCatchPattern)."
+        ),
         HandlingStrategy::FixCode => format!(
             "A failed {} in {fname} is a bug in the code that reached it or in {fname} itself: report it with the values in the message.",
             if site.error_type == ErrorType::Assertion { "assertion" } else { "check" }
