@@ -34,6 +34,8 @@ enum Commands {
     Index(commands::index::IndexArgs),
     /// Write the dataset as JSON Lines (schema v2).
     Export(commands::export::ExportArgs),
+    /// Load a schema-v2 dataset (JSON Lines, as `export` writes it) into the store.
+    Import(commands::import::ImportArgs),
     /// Match an error message, log line or stack trace to the records that produced it.
     Explain(commands::explain::ExplainArgs),
     /// Annotate every line of a log that matches a record, and sum them up.
@@ -89,6 +91,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Commands::Index(args) => commands::index::run(&global, args),
         Commands::Export(args) => commands::export::run(&global, args),
+        Commands::Import(args) => commands::import::run(&global, args),
         Commands::Explain(args) => commands::explain::run(&global, args),
         Commands::Scan(args) => commands::scan::run(&global, args),
         Commands::Mcp => commands::mcp::run(&global),

@@ -15,7 +15,7 @@ use std::ops::Range;
 pub const MIN_LITERAL_ALNUM: usize = 4;
 
 /// The longest pattern accepted from a dataset.
-const MAX_PATTERN_LEN: usize = 16 * 1024;
+pub const MAX_PATTERN_LEN: usize = 16 * 1024;
 
 /// A compiled message pattern.
 #[derive(Debug, Clone)]
@@ -40,6 +40,10 @@ pub enum Refused {
     TooLarge,
     /// Not a valid regex.
     Invalid(String),
+    /// A repetition of something that repeats (`(a+)+`): the regex crate runs it in linear
+    /// time, but the backtracking engines that read a dataset's patterns (JavaScript's,
+    /// Python's, Java's) take exponential time on a text that almost matches.
+    NestedRepetition(String),
 }
 
 impl std::fmt::Display for Refused {
@@ -48,6 +52,10 @@ impl std::fmt::Display for Refused {
             Refused::TooVague => f.write_str("too little literal text to identify a message"),
             Refused::TooLarge => f.write_str("pattern too large"),
             Refused::Invalid(e) => write!(f, "invalid pattern: {e}"),
+            Refused::NestedRepetition(part) => write!(
+                f,
+                "`{part}` repeats a repetition, which backtracking regex engines take exponential time on"
+            ),
         }
     }
 }
@@ -59,6 +67,52 @@ pub struct Found {
     pub exact: bool,
     /// The text each hole took, in order.
     pub holes: Vec<Range<usize>>,
+}
+
+/// Checks a pattern that comes from outside (an imported dataset) before it is stored: its
+/// size, that it is a valid regex, and that it holds no nested unbounded repetition. Returns
+/// the pattern's compiled shape; one with too little literal text is
+/// [`Refused::TooVague`], which a caller may keep (it matches nothing).
+pub fn vet(pattern: &str) -> Result<Shape, Refused> {
+    if pattern.len() > MAX_PATTERN_LEN {
+        return Err(Refused::TooLarge);
+    }
+    let hir = regex_syntax::ParserBuilder::new()
+        .nest_limit(64)
+        .build()
+        .parse(pattern)
+        .map_err(|e| Refused::Invalid(e.to_string()))?;
+    if let Some(span) = nested_repetition(&hir, false) {
+        let part: String = span.chars().take(40).collect();
+        return Err(Refused::NestedRepetition(part));
+    }
+    Shape::compile(pattern)
+}
+
+/// The first unbounded repetition inside another unbounded repetition, printed.
+fn nested_repetition(hir: &regex_syntax::hir::Hir, inside: bool) -> Option<String> {
+    use regex_syntax::hir::HirKind;
+    match hir.kind() {
+        HirKind::Repetition(r) => {
+            let unbounded = r.max.is_none_or(|m| m > 16);
+            if unbounded && inside {
+                return Some(hir.to_string());
+            }
+            nested_repetition(&r.sub, inside || (unbounded && can_repeat(&r.sub)))
+                .map(|_| hir.to_string())
+        }
+        HirKind::Capture(c) => nested_repetition(&c.sub, inside),
+        HirKind::Concat(hs) | HirKind::Alternation(hs) => {
+            hs.iter().find_map(|h| nested_repetition(h, inside))
+        }
+        _ => None,
+    }
+}
+
+/// Whether a repeated part can match texts of more than one length, so that a repetition
+/// around it has several ways to cut the same text.
+fn can_repeat(hir: &regex_syntax::hir::Hir) -> bool {
+    hir.properties().minimum_len() != hir.properties().maximum_len()
 }
 
 impl Shape {
@@ -427,6 +481,26 @@ mod tests {
             f.exact,
             f.holes.iter().map(|r| text[r.clone()].to_owned()).collect(),
         ))
+    }
+
+    #[test]
+    fn patterns_from_outside_are_vetted() {
+        assert!(vet(r"Invalid user (.*?) from (.*)").is_ok());
+        assert!(vet(r"Expected (\w+) at line (\d+), column (\d+)").is_ok());
+        // Repetitions of a fixed-length part, or bounded ones, are safe in every engine.
+        assert!(vet(r"bad (?:ab)+ token (\d{1,3}\.){3}\d+ here").is_ok());
+        for p in [r"(a+)+$", r"^(\w+\s?)*: error$", r"error ((?:x|y+)*)z"] {
+            assert!(
+                matches!(vet(p), Err(Refused::NestedRepetition(_))),
+                "{p} is refused"
+            );
+        }
+        let alternation = (0..20_000)
+            .map(|i| format!("w{i}"))
+            .collect::<Vec<_>>()
+            .join("|");
+        assert_eq!(vet(&alternation).unwrap_err(), Refused::TooLarge);
+        assert!(matches!(vet(r"unclosed (group"), Err(Refused::Invalid(_))));
     }
 
     #[test]

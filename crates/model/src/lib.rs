@@ -26,7 +26,7 @@ mod template;
 pub use paths::is_test_path;
 pub use record::{
     record_id, slug, BackgroundTag, ErrorType, ExportLine, HandlingStrategy, MatchEntry, Record,
-    Ref, RefKind, Severity, EXPECT_SEPARATOR, EXPLANATION_FIELDS, SCHEMA_VERSION,
+    Ref, RefKind, Severity, EXPECT_SEPARATOR, EXPLANATION_FIELDS, SCHEMA_V2, SCHEMA_VERSION,
 };
 pub use status::{http_status_from_name, http_status_from_number, is_http_status};
 pub use template::{words, PatternParts, Segment, Template};

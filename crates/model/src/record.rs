@@ -6,6 +6,9 @@ use sha2::{Digest, Sha256};
 /// The `schemaVersion` of every record errata writes.
 pub const SCHEMA_VERSION: u32 = 2;
 
+/// The JSON Schema every exported line validates against (`error-record.v2.schema.json`).
+pub const SCHEMA_V2: &str = include_str!("../schema/error-record.v2.schema.json");
+
 /// How an error leaves the code that raises it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]

@@ -1,6 +1,7 @@
 pub(crate) mod enrich;
 pub(crate) mod explain;
 pub(crate) mod export;
+pub(crate) mod import;
 pub(crate) mod index;
 pub(crate) mod list;
 mod lookup;

@@ -7,6 +7,7 @@ mod corpora;
 mod enrich;
 mod explanations;
 mod golden;
+mod import;
 mod languages;
 mod lookup;
 mod mcp;
