@@ -29,6 +29,8 @@ pub struct Match {
     pub score: f64,
     pub exact: bool,
     pub approximate: bool,
+    /// Found by a frame of the trace at the record's line, not by the message.
+    pub by_frame: bool,
     pub captures: Vec<Capture>,
     /// The record as stored: passed through without being decoded and encoded again.
     pub record: Box<RawValue>,
@@ -48,12 +50,20 @@ pub struct Capture {
     pub value: String,
 }
 
-/// Matches `text` against the records whose anchor word is in it, loading only those: the
-/// way for a process that answers once. When nothing matches, the nearest messages by
-/// similarity, marked approximate.
+/// Matches `text` against the records whose anchor word is in it, and those at the lines of
+/// its stack frames, loading only those: the way for a process that answers once. When nothing
+/// matches, the nearest messages by similarity, marked approximate.
 pub fn explain(store: &Store, text: &str, limit: usize) -> errata_store::Result<Answer> {
     let words = words(text);
-    let (matcher, _) = Matcher::new(store.match_rows_for_words(&words)?);
+    let mut rows = store.match_rows_for_words(&words)?;
+    let frames = frame_lines(text);
+    let at: Vec<(&str, u32)> = frames.iter().map(|(f, l)| (f.as_str(), *l)).collect();
+    let framed = store.match_rows_at(&at)?;
+    if !framed.is_empty() {
+        let known: std::collections::HashSet<String> = rows.iter().map(|r| r.id.clone()).collect();
+        rows.extend(framed.into_iter().filter(|r| !known.contains(&r.id)));
+    }
+    let (matcher, _) = Matcher::new(rows);
     let hits = matcher.explain(text, limit);
     if !hits.is_empty() {
         return answer(store, &matcher, &hits);
@@ -113,6 +123,7 @@ fn answer(store: &Store, matcher: &Matcher, hits: &[Hit]) -> errata_store::Resul
             score: h.score,
             exact: h.exact,
             approximate: h.approximate,
+            by_frame: h.by_frame,
             captures: h
                 .captures
                 .iter()
@@ -125,6 +136,33 @@ fn answer(store: &Store, matcher: &Matcher, hits: &[Hit]) -> errata_store::Resul
         });
     }
     Ok(Answer { matches })
+}
+
+/// The file names and lines of the stack frames in a text, at most 64.
+fn frame_lines(text: &str) -> Vec<(String, u32)> {
+    let mut grouper = errata_matcher::Grouper::new();
+    let mut segments: Vec<errata_matcher::Segment> = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        segments.extend(grouper.push(i as u64 + 1, line));
+    }
+    segments.extend(grouper.finish());
+    let mut out: Vec<(String, u32)> = Vec::new();
+    for f in segments.iter().flat_map(|s| &s.frames) {
+        let Some(line) = f.line else { continue };
+        let name = f
+            .file
+            .rsplit(['/', '\\'])
+            .next()
+            .unwrap_or(&f.file)
+            .to_owned();
+        if !out.iter().any(|(n, l)| *n == name && *l == line) {
+            out.push((name, line));
+        }
+        if out.len() == 64 {
+            break;
+        }
+    }
+    out
 }
 
 /// The distinct words of a text, as the store's anchors are cut; escapes of a JSON or logfmt

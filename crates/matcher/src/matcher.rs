@@ -46,6 +46,9 @@ pub struct Hit {
     pub frame_evidence: u32,
     /// The class or code in front of the message is this record's.
     pub class_matches: bool,
+    /// Found by a stack frame alone: the innermost frame of the trace that is at a record's
+    /// line, whatever the message says (a dynamic message, or none).
+    pub by_frame: bool,
     /// The record is in test code, which a runtime error is less likely to come from than the
     /// code under test when both word it alike.
     in_tests: bool,
@@ -109,6 +112,8 @@ pub struct Matcher {
     unkeyed: Vec<u32>,
     /// Whether each entry is in test code ([`errata_model::is_test_path`]), read once.
     in_tests: Vec<bool>,
+    /// (file name, line) → the entries there, for the frames of a trace.
+    by_line: foldhash::HashMap<(Box<str>, u32), Vec<u32>>,
 }
 
 impl Template {
@@ -221,7 +226,16 @@ impl Matcher {
                 }
             })
             .collect();
+        let mut by_line: foldhash::HashMap<(Box<str>, u32), Vec<u32>> =
+            foldhash::HashMap::default();
+        for (i, e) in entries.iter().enumerate() {
+            by_line
+                .entry((file_name(&e.file_path).into(), e.line_number))
+                .or_default()
+                .push(i as u32);
+        }
         let matcher = Matcher {
+            by_line,
             entries,
             templates,
             prefilter,
@@ -312,19 +326,59 @@ impl Matcher {
         segments.extend(grouper.finish());
         let mut hits: Vec<Hit> = Vec::new();
         for seg in &segments {
-            hits.extend(self.find(
+            let found = self.find(
                 Query {
                     text: &seg.text,
                     frames: &seg.frames,
                 },
                 usize::MAX,
-            ));
+            );
+            let framed = self.at_innermost_frame(&seg.frames, &found);
+            hits.extend(found);
+            hits.extend(framed);
         }
         rank(&mut hits);
         let mut seen = std::collections::HashSet::new();
         hits.retain(|h| seen.insert(h.entry));
         hits.truncate(limit);
         hits
+    }
+
+    /// The records at the line of the innermost frame that is at one (a frame of the code
+    /// the records are of, where its error was raised), other than those already `found`.
+    fn at_innermost_frame(&self, frames: &[Frame], found: &[Hit]) -> Vec<Hit> {
+        for f in frames.iter().take(32) {
+            let Some(line) = f.line else { continue };
+            let Some(at) = self.by_line.get(&(file_name(&f.file).into(), line)) else {
+                continue;
+            };
+            let here: Vec<u32> = at
+                .iter()
+                .copied()
+                .filter(|&e| same_file(&f.file, &self.entries[e as usize].file_path))
+                .collect();
+            if here.is_empty() {
+                continue;
+            }
+            return here
+                .into_iter()
+                .filter(|&e| found.iter().all(|h| h.entry != e as usize))
+                .map(|e| Hit {
+                    entry: e as usize,
+                    score: 0.5,
+                    exact: false,
+                    approximate: false,
+                    captures: Vec::new(),
+                    frame_evidence: frame_evidence(&self.entries[e as usize], frames),
+                    class_matches: false,
+                    by_frame: true,
+                    in_tests: self.in_tests[e as usize],
+                    literal_len: 0,
+                    found: None,
+                })
+                .collect();
+        }
+        Vec::new()
     }
 
     /// Records whose message resembles the text's, for when nothing matches: approximate,
@@ -354,6 +408,7 @@ impl Matcher {
                     captures: Vec::new(),
                     frame_evidence: 0,
                     class_matches: false,
+                    by_frame: false,
                     in_tests: false,
                     literal_len: 0,
                     found: None,
@@ -401,6 +456,33 @@ impl Matcher {
                 }
             }
         }
+        // `java.util.ConcurrentModificationException` (or `…: null`): an error without a
+        // message prints its class alone, which is the whole of a record made of the class.
+        if best.is_none() && template.one_word {
+            let message = line.message().trim();
+            let qualified = |s: &str| {
+                !s.is_empty()
+                    && s.chars()
+                        .all(|c| c.is_alphanumeric() || matches!(c, '.' | '$' | '_'))
+            };
+            let class = match line.class.as_deref() {
+                Some(c) if matches!(message, "" | "null") => Some(c),
+                None if qualified(message) => Some(message),
+                _ => None,
+            };
+            let alone = class.is_some_and(|c| {
+                template.shape.literals() == [c.rsplit(['.', '$']).next().unwrap_or(c).into()]
+            });
+            if alone {
+                best = Some((
+                    line.texts().len() - 1,
+                    template::Found {
+                        exact: true,
+                        holes: Vec::new(),
+                    },
+                ));
+            }
+        }
         let Some((text, mut found)) = best else {
             return;
         };
@@ -441,6 +523,7 @@ impl Matcher {
                 captures: Vec::new(),
                 frame_evidence,
                 class_matches,
+                by_frame: false,
                 in_tests: self.in_tests[e as usize],
                 literal_len: template.literal_len,
                 found: Some((t as u32, text as u32, found.holes.clone())),
@@ -477,10 +560,27 @@ impl Matcher {
     }
 }
 
+/// The last component of a path, `/` or `\\` separated.
+fn file_name(path: &str) -> &str {
+    path.rsplit(['/', '\\']).next().unwrap_or(path)
+}
+
+/// How much a trace says for a hit: its template matched in a file on the stack (2), the
+/// innermost frame is at its line (1), or nothing (0). A trace is evidence a message is not:
+/// the same words are raised in many places, a trace's frames in one.
+fn trace_tier(h: &Hit) -> u8 {
+    match (h.by_frame, h.frame_evidence > 0) {
+        (true, _) => 1,
+        (false, true) => 2,
+        (false, false) => 0,
+    }
+}
+
 fn rank(hits: &mut [Hit]) {
     hits.sort_by(|a, b| {
-        b.literal_len
-            .cmp(&a.literal_len)
+        trace_tier(b)
+            .cmp(&trace_tier(a))
+            .then(b.literal_len.cmp(&a.literal_len))
             .then(b.exact.cmp(&a.exact))
             .then(b.frame_evidence.cmp(&a.frame_evidence))
             .then(b.class_matches.cmp(&a.class_matches))
@@ -581,6 +681,88 @@ mod tests {
             .iter()
             .map(|h| m.entries()[h.entry].id.clone())
             .collect()
+    }
+
+    fn explained(m: &Matcher, text: &str) -> Vec<(String, bool)> {
+        m.explain(text, 5)
+            .iter()
+            .map(|h| (m.entries()[h.entry].id.clone(), h.by_frame))
+            .collect()
+    }
+
+    #[test]
+    fn a_frame_at_a_raise_names_it_whatever_the_message() {
+        // `raise SMTPAuthenticationError(code, resp)`: nothing of the message is literal.
+        let m = matcher(vec![
+            entry(
+                "auth",
+                "({code}, {resp})",
+                r"\((.*?), (.*?)\)",
+                "lib/python3.11/smtplib.py",
+                662,
+            ),
+            entry(
+                "other",
+                "SMTP AUTH extension not supported by server.",
+                r"SMTP AUTH extension not supported by server\.",
+                "lib/python3.11/smtplib.py",
+                600,
+            ),
+        ]);
+        let trace = "Traceback (most recent call last):\n  File \"app.py\", line 3, in <module>\n    s.login(u, p)\n  File \"/usr/lib/python3.11/smtplib.py\", line 662, in login\n    raise SMTPAuthenticationError(code, resp)\nsmtplib.SMTPAuthenticationError: (535, b'5.7.8 Username and Password not accepted')";
+        assert_eq!(explained(&m, trace), [("auth".to_owned(), true)]);
+        // At another line of the file, the frame names nothing.
+        assert!(explained(&m, &trace.replace("line 662", "line 640")).is_empty());
+    }
+
+    #[test]
+    fn a_match_in_a_file_on_the_stack_beats_a_longer_one_elsewhere() {
+        let m = matcher(vec![
+            entry(
+                "elsewhere",
+                "Expecting value: line {} column {} (char {}) here",
+                r"Expecting value: line (.*?) column (.*?) \(char (.*?)\)(.*)",
+                "a/other.py",
+                9,
+            ),
+            entry(
+                "decoder",
+                "Expecting value: {}",
+                r"Expecting value: (.*)",
+                "json/decoder.py",
+                355,
+            ),
+        ]);
+        let trace = "Traceback (most recent call last):\n  File \"/usr/lib/python3.9/json/decoder.py\", line 357, in raw_decode\n    raise JSONDecodeError(\"Expecting value\", s, err.value) from None\njson.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)";
+        assert_eq!(explained(&m, trace)[0].0, "decoder");
+        assert_eq!(
+            explained(&m, "Expecting value: line 1 column 1 (char 0) here")[0].0,
+            "elsewhere"
+        );
+    }
+
+    #[test]
+    fn an_error_without_a_message_is_its_class() {
+        let m = matcher(vec![
+            entry(
+                "hashmap",
+                "ConcurrentModificationException",
+                "ConcurrentModificationException",
+                "java.base/java/util/HashMap.java",
+                1597,
+            ),
+            entry(
+                "arraylist",
+                "ConcurrentModificationException",
+                "ConcurrentModificationException",
+                "java.base/java/util/ArrayList.java",
+                1013,
+            ),
+        ]);
+        let trace = "Exception in thread \"main\" java.util.ConcurrentModificationException\n\tat java.base/java.util.ArrayList$Itr.checkForComodification(ArrayList.java:1013)\n\tat Main.main(Main.java:5)";
+        assert_eq!(explained(&m, trace)[0].0, "arraylist");
+        let null = "java.util.ConcurrentModificationException: null\n\tat java.util.HashMap$HashIterator.nextNode(HashMap.java:1445)";
+        assert_eq!(explained(&m, null)[0].0, "hashmap");
     }
 
     /// A vague template and a specific one that both match `Invalid user bob from …`.

@@ -113,6 +113,8 @@ pub struct Grouper {
     reversed: bool,
     /// Inside a Go goroutine dump or a Rust backtrace, where function lines come between frames.
     functions_follow: bool,
+    /// The last line was a Python frame: an indented line after it is its source.
+    after_py_frame: bool,
 }
 
 impl Grouper {
@@ -172,9 +174,19 @@ impl Grouper {
         }
         if self.state != State::Idle {
             if let Some(frame) = self.frame(line) {
+                let python = PY_FRAME.is_match(line);
+                if self.state == State::Message && python && self.pending.frames.is_empty() {
+                    // A traceback pasted below its message: outermost frame first, as ever.
+                    self.reversed = true;
+                }
+                self.after_py_frame = python;
                 if self.pending.frames.len() < MAX_FRAMES {
                     self.pending.frames.push(frame);
                 }
+                return None;
+            }
+            // The source line Python prints under a frame.
+            if std::mem::take(&mut self.after_py_frame) && line.starts_with([' ', '\t']) {
                 return None;
             }
             if self.is_continuation(line) {
@@ -243,6 +255,7 @@ impl Grouper {
     fn flush(&mut self) -> Option<Segment> {
         let state = std::mem::take(&mut self.state);
         self.function = None;
+        self.after_py_frame = false;
         self.functions_follow = false;
         let mut seg = self.take_pending();
         if self.reversed {
@@ -251,6 +264,8 @@ impl Grouper {
         }
         match state {
             State::Message => Some(seg),
+            // A traceback cut off before its exception line: its frames still say where.
+            State::PythonFrames if !seg.frames.is_empty() => Some(seg),
             _ => {
                 self.recycle(seg);
                 None
@@ -493,6 +508,25 @@ json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)"#,
             ]
         );
         assert_eq!(s[1].frames[1].function.as_deref(), Some("app::run"));
+    }
+
+    #[test]
+    fn a_traceback_pasted_below_its_message_or_cut_off_keeps_its_frames() {
+        let below = "JSONDecodeError: Expecting value: line 1 column 1 (char 0)\n  File \"bot.py\", line 640, in crawl\n    response_json = json.loads(response.content)\n  File \"json/decoder.py\", line 357, in raw_decode\n    raise JSONDecodeError(\"Expecting value\", s, err.value) from None";
+        let s = group(below);
+        assert_eq!(s.len(), 1, "{s:?}");
+        assert_eq!(
+            files(&s[0]),
+            [
+                ("json/decoder.py".to_owned(), Some(357)),
+                ("bot.py".to_owned(), Some(640))
+            ]
+        );
+        let cut = "Traceback (most recent call last):\n  File \"/usr/lib/python3.9/json/decoder.py\", line 355, in raw_decode\n    raise JSONDecodeError(\"Expecting value\", ";
+        let s = group(cut);
+        assert_eq!(s.len(), 1);
+        assert_eq!(s[0].text, "");
+        assert_eq!(files(&s[0])[0].1, Some(355));
     }
 
     #[test]

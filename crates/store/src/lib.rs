@@ -599,6 +599,27 @@ impl Store {
         )
     }
 
+    /// The records at the lines of stack frames: each `(file, line)` names a file by its last
+    /// path component (`decoder.py`), and the records of every file so named at that line are
+    /// returned (the caller compares the paths further). Ordered as [`Store::match_rows`].
+    pub fn match_rows_at(&self, frames: &[(&str, u32)]) -> Result<Vec<MatchEntry>> {
+        if frames.is_empty() {
+            return Ok(Vec::new());
+        }
+        let frames = serde_json::to_string(frames).expect("strings and numbers serialise");
+        self.query_match_rows(
+            &format!(
+                "SELECT {MATCH_COLUMNS} FROM records WHERE seq IN (
+                     SELECT r.seq FROM records AS r, json_each(?1) AS f
+                     WHERE r.line_number = f.value ->> 1
+                     AND (r.file_path = f.value ->> 0
+                          OR substr(r.file_path, -length(f.value ->> 0) - 1) = '/' || (f.value ->> 0)))
+                 ORDER BY 9, 3, 4, 1"
+            ),
+            [frames],
+        )
+    }
+
     /// How many messages each word of the full-text index is in, read at once: a server
     /// looks words up in memory rather than open an index cursor for each.
     pub fn word_counts(&self) -> Result<WordCounts> {

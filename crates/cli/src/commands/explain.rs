@@ -89,12 +89,20 @@ fn read_text(arg: Option<String>) -> Result<String> {
 
 fn print_best(out: &mut impl Write, m: &Match) -> Result<()> {
     let (h, r) = (m, &m.record()?);
-    let how = if h.exact {
-        "exact match"
+    if h.by_frame {
+        writeln!(
+            out,
+            "found by the trace: its frame {}:{} is this raise",
+            r.file_path, r.line_number
+        )?;
     } else {
-        "partial match"
-    };
-    writeln!(out, "{how}, score {:.2}", h.score)?;
+        let how = if h.exact {
+            "exact match"
+        } else {
+            "partial match"
+        };
+        writeln!(out, "{how}, score {:.2}", h.score)?;
+    }
     if !h.captures.is_empty() {
         writeln!(out, "values:")?;
         for c in &h.captures {
@@ -108,7 +116,11 @@ fn print_best(out: &mut impl Write, m: &Match) -> Result<()> {
 
 fn print_line(out: &mut impl Write, m: &Match) -> Result<()> {
     let (h, r) = (m, &m.record()?);
-    let how = if h.exact { "exact" } else { "partial" };
+    let how = match (h.by_frame, h.exact) {
+        (true, _) => "frame",
+        (false, true) => "exact",
+        (false, false) => "partial",
+    };
     writeln!(
         out,
         "  {:.2} {how:<7} {}  {}:{}  {:?}",

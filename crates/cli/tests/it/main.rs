@@ -11,6 +11,7 @@ mod import;
 mod languages;
 mod lookup;
 mod mcp;
+mod pastes;
 mod robustness;
 mod util;
 mod web;

@@ -167,7 +167,16 @@ impl Java {
         }
         // `new JVMCIError("unresolved field %s", field)`: a class whose constructor formats
         // its message with the arguments after it, as `String.format` does.
-        let message = formatted_by_arguments(message?, after_message > 0);
+        let message = match message {
+            Some(m) => formatted_by_arguments(m, after_message > 0),
+            // `throw new ConcurrentModificationException()`: no message, and Java prints the
+            // class alone. Too little to match by its text; a trace's frame at its line
+            // finds it.
+            None if after_message == 0 && status.is_none() && no_arguments(expr) => {
+                Template::literal(last_segment(class))
+            }
+            None => return None,
+        };
         let ty = if status.is_some() {
             ErrorType::Http
         } else {
@@ -261,4 +270,11 @@ fn enclosing_exception_class(node: Node<'_>, cx: &Cx<'_>) -> Option<String> {
         return None;
     }
     Some(cx.text(class.child_by_field_name("name")?).to_owned())
+}
+
+/// Whether a constructor call passes nothing: `new X()`.
+fn no_arguments(creation: Node<'_>) -> bool {
+    creation
+        .child_by_field_name("arguments")
+        .is_some_and(|a| a.named_child_count() == 0)
 }

@@ -103,6 +103,25 @@ impl Rules for Js {
                         parent = call.parent()?;
                     }
                 }
+                // `const err = new Error(..); err.code = 'EX'; return err`: an error built in
+                // a local that is handed on, not thrown (a thrown local is reported at its
+                // `throw`).
+                if parent.kind() == "variable_declarator" {
+                    let name = cx.text(parent.child_by_field_name("name")?);
+                    let stmt = parent.parent()?;
+                    if thrown_by_name(stmt, name, cx) {
+                        return None;
+                    }
+                    let mut v = self.error_value(value, cx, 0)?;
+                    if v.code.is_none() {
+                        let after = std::iter::successors(stmt.next_named_sibling(), |s| {
+                            s.next_named_sibling()
+                        })
+                        .take(LOCAL_REACH);
+                        v.code = code_assigned(after, &format!("{name}.code"), cx);
+                    }
+                    return Some(self.found(value, v, ErrorType::Exception));
+                }
                 if !matches!(
                     parent.kind(),
                     "arguments" | "return_statement" | "arrow_function"
@@ -461,7 +480,10 @@ impl Js {
                 .iter()
                 .take(3)
                 .enumerate()
-                .find_map(|(i, a)| Some((i, self.message(*a, cx, 0)?)))?;
+                // `log.error('', 'Exit handler never called!')`: an empty title prints nothing.
+                .find_map(|(i, a)| {
+                    Some((i, self.message(*a, cx, 0)?)).filter(|(_, t)| !t.message().is_empty())
+                })?;
             let followed = at + 1 < arg_list.len();
             let template = match log_title(&template).filter(|_| followed) {
                 // npm's logs (proc-log, npmlog) take a title first: `log.warn('config',
@@ -595,6 +617,22 @@ fn class_named<'t>(node: Node<'t>, name: &str, cx: &Cx<'_>) -> Option<Node<'t>> 
             .child_by_field_name("name")
             .is_some_and(|n| cx.text(n) == name))
         .then_some(class)
+    })
+}
+
+/// Whether the block of `stmt` throws the local `name` (`throw err`), where that `throw` is
+/// the error's record.
+fn thrown_by_name(stmt: Node<'_>, name: &str, cx: &Cx<'_>) -> bool {
+    let Some(block) = stmt.parent() else {
+        return false;
+    };
+    let text = cx.text(block);
+    let needle = format!("throw {name}");
+    text.match_indices(&needle).any(|(i, _)| {
+        !text[i + needle.len()..]
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$')
     })
 }
 

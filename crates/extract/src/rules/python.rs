@@ -6,8 +6,8 @@ use tree_sitter::Node;
 
 use super::{
     assignment_value, concatenation, enclosing, first_named, http_status, is_capitals,
-    is_class_name, is_error_class, is_logger, last_segment, log_severity, named_children,
-    returned_text, returns_of, Cx, Found, Rules, Splice,
+    is_class_name, is_error_class, is_logger, is_message_name, last_segment, log_severity,
+    named_children, placeholder, returned_text, returns_of, Cx, Found, Rules, Splice,
 };
 use crate::text::{
     brace_template, compact, formatted_by_arguments, printf_template, printf_template_with,
@@ -109,12 +109,24 @@ impl Python {
             if exc.kind() != "identifier" {
                 break;
             }
-            exc = self.local_value(exc, cx.text(exc), cx)?;
+            match self.local_value(exc, cx.text(exc), cx) {
+                Some(value) => exc = value,
+                // `raise StopProcessing`: the class itself.
+                None => return class_only(node, exc, None, cx),
+            }
         }
-        if exc.kind() != "call" {
-            return None;
+        match exc.kind() {
+            "call" => self.construction(node, exc, cx).or_else(|| {
+                class_only(
+                    node,
+                    exc.child_by_field_name("function")?,
+                    exc.child_by_field_name("arguments"),
+                    cx,
+                )
+            }),
+            "attribute" => class_only(node, exc, None, cx),
+            _ => None,
         }
-        self.construction(node, exc, cx)
     }
 
     /// The error `exc`, a call of its class, builds, as a site at `node`.
@@ -500,4 +512,48 @@ fn is_subject(arg: Node<'_>) -> bool {
 
 fn status_of(node: Node<'_>, cx: &Cx<'_>) -> Option<u16> {
     http_status(node, cx, "integer", "attribute")
+}
+
+/// A raise of an error class without a message of its own: `raise SMTPServerDisconnected`,
+/// `raise SMTPAuthenticationError(code, resp)`, `raise DuplicateSectionError(section, source,
+/// lineno)`. Python prints the class, then its arguments: nothing for none, the one argument's
+/// text, or the tuple of several. Such a record has too little literal text to be matched by
+/// its message; a trace whose frame is at its line finds it. A raise that hands a message on
+/// (`raise ValueError(msg)`) is left to the callers that pass the message (see `raisers`).
+fn class_only<'t>(
+    node: Node<'t>,
+    class: Node<'t>,
+    args: Option<Node<'t>>,
+    cx: &Cx<'_>,
+) -> Option<Found<'t>> {
+    let name = cx.text(class);
+    if !is_class_name(last_segment(name)) {
+        return None;
+    }
+    let args: Vec<Node<'t>> = match args {
+        Some(list) if list.kind() == "argument_list" => named_children(list),
+        Some(_) => return None,
+        None => Vec::new(),
+    };
+    if args.iter().any(|a| {
+        (a.kind() != "identifier" && a.kind() != "attribute") || is_message_name(cx.text(*a))
+    }) {
+        return None;
+    }
+    let message = match args.as_slice() {
+        [] => Template::literal(last_segment(name)),
+        [one] => placeholder(*one, cx, Splice::Brace),
+        several => {
+            let mut t = Template::literal("(");
+            for (i, a) in several.iter().enumerate() {
+                if i > 0 {
+                    t.push_literal(", ");
+                }
+                t.append(placeholder(*a, cx, Splice::Brace));
+            }
+            t.push_literal(")");
+            t
+        }
+    };
+    Some(Found::new(node, message, ErrorType::Exception).class(Some(name.to_owned())))
 }
