@@ -64,9 +64,9 @@ pub fn explain(store: &Store, text: &str, limit: usize) -> errata_store::Result<
         rows.extend(framed.into_iter().filter(|r| !known.contains(&r.id)));
     }
     let (matcher, _) = Matcher::new(rows);
-    let hits = matcher.explain(text, limit);
+    let hits = matcher.explain(text, candidates(text, limit));
     if !hits.is_empty() {
-        return answer(store, &matcher, &hits);
+        return quoted_first(answer(store, &matcher, &hits)?, text, limit);
     }
     approximate(store, None, text, &words, limit)
 }
@@ -80,9 +80,9 @@ pub fn explain_with(
     text: &str,
     limit: usize,
 ) -> errata_store::Result<Answer> {
-    let hits = matcher.explain(text, limit);
+    let hits = matcher.explain(text, candidates(text, limit));
     if !hits.is_empty() {
-        return answer(store, matcher, &hits);
+        return quoted_first(answer(store, matcher, &hits)?, text, limit);
     }
     approximate(store, Some(counts), text, &words(text), limit)
 }
@@ -105,6 +105,58 @@ fn approximate(
     let (matcher, _) = Matcher::new(candidates);
     let hits = matcher.similar(text, limit);
     answer(store, &matcher, &hits)
+}
+
+/// How many of the best matches are read to find the one whose raising line the paste quotes.
+const QUOTED_CANDIDATES: usize = 8;
+
+/// How many matches to read: more for a text of several lines, which may quote source.
+fn candidates(text: &str, limit: usize) -> usize {
+    if text.contains('\n') {
+        limit.max(QUOTED_CANDIDATES)
+    } else {
+        limit
+    }
+}
+
+/// A traceback prints the source line of each frame (`raise JSONDecodeError("Expecting value",
+/// s, err.value) from None`): among matches that rank alike, one whose raising line the paste
+/// quotes comes first. Then the answer is cut to `limit`.
+fn quoted_first(mut a: Answer, text: &str, limit: usize) -> errata_store::Result<Answer> {
+    if a.matches.len() > 1 && text.contains('\n') {
+        let lines: std::collections::HashSet<&str> = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| l.len() >= 12)
+            .collect();
+        let quoted = |m: &Match| raising_line(m).is_some_and(|l| lines.contains(l.trim()));
+        let top = &a.matches[0];
+        if !lines.is_empty() && !quoted(top) {
+            let alike = |m: &Match| {
+                m.score == top.score && m.exact == top.exact && m.by_frame == top.by_frame
+            };
+            if let Some(i) = a.matches.iter().position(|m| alike(m) && quoted(m)) {
+                let m = a.matches.remove(i);
+                a.matches.insert(0, m);
+            }
+        }
+    }
+    a.matches.truncate(limit);
+    Ok(a)
+}
+
+/// The source line a record raises at, from its source window.
+fn raising_line(m: &Match) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Window {
+        source_code: String,
+        source_code_start: u32,
+        line_number: u32,
+    }
+    let w: Window = serde_json::from_str(m.record.get()).ok()?;
+    let at = w.line_number.checked_sub(w.source_code_start)?;
+    w.source_code.lines().nth(at as usize).map(str::to_owned)
 }
 
 fn answer(store: &Store, matcher: &Matcher, hits: &[Hit]) -> errata_store::Result<Answer> {

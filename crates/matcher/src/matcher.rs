@@ -16,6 +16,11 @@ use crate::trace::{same_file, Frame};
 /// the bound keeps a 10 MB line from costing more than a normal one.
 pub const MAX_TEXT: usize = 64 * 1024;
 
+/// How many layers of a composed message are looked through ([`Matcher::inner_layer_first`]),
+/// and the least literal text an inner layer's template has.
+const MAX_LAYERS: usize = 3;
+const MIN_INNER_LITERAL: usize = 8;
+
 /// Up to this many candidate templates are searched for without first comparing their
 /// literal windows with the line's ([`Signature`]).
 const FEW_CANDIDATES: usize = 2;
@@ -53,6 +58,8 @@ pub struct Hit {
     /// code under test when both word it alike.
     in_tests: bool,
     literal_len: usize,
+    /// The template that matched (`u32::MAX` for a hit by frame or similarity).
+    template: u32,
     /// Where the captures are until they are written out: the template, which of the line's
     /// texts it matched and the range each hole took.
     found: Option<(u32, u32, Vec<std::ops::Range<usize>>)>,
@@ -340,8 +347,43 @@ impl Matcher {
         rank(&mut hits);
         let mut seen = std::collections::HashSet::new();
         hits.retain(|h| seen.insert(h.entry));
+        self.inner_layer_first(&mut hits);
         hits.truncate(limit);
         hits
+    }
+
+    /// A message made of layers (`Failed to parse page JSON data: expected value at line 1
+    /// column 1`, each written by another `Display`): when what a placeholder of the best
+    /// match took is itself the message of another record, that record is where the error
+    /// began, and comes first. Layer by layer, down to the innermost errata has a record of.
+    fn inner_layer_first(&self, hits: &mut Vec<Hit>) {
+        for _ in 0..MAX_LAYERS {
+            let Some(top) = hits.first() else { return };
+            if top.template == u32::MAX || top.captures.is_empty() {
+                return;
+            }
+            let inner = hits.iter().skip(1).position(|h| {
+                h.template != u32::MAX
+                    && h.template != top.template
+                    && h.literal_len >= MIN_INNER_LITERAL
+                    && !is_sentinel(&self.entries[h.entry])
+                    && trace_tier(h) >= trace_tier(top)
+                    && top.captures.iter().any(|c| {
+                        c.value.len() >= h.literal_len
+                            && self.templates[h.template as usize]
+                                .shape
+                                .find(&c.value)
+                                .is_some()
+                    })
+            });
+            match inner {
+                Some(i) => {
+                    let h = hits.remove(i + 1);
+                    hits.insert(0, h);
+                }
+                None => return,
+            }
+        }
     }
 
     /// The records at the line of the innermost frame that is at one (a frame of the code
@@ -374,6 +416,7 @@ impl Matcher {
                     by_frame: true,
                     in_tests: self.in_tests[e as usize],
                     literal_len: 0,
+                    template: u32::MAX,
                     found: None,
                 })
                 .collect();
@@ -411,6 +454,7 @@ impl Matcher {
                     by_frame: false,
                     in_tests: false,
                     literal_len: 0,
+                    template: u32::MAX,
                     found: None,
                 });
             }
@@ -526,6 +570,7 @@ impl Matcher {
                 by_frame: false,
                 in_tests: self.in_tests[e as usize],
                 literal_len: template.literal_len,
+                template: t as u32,
                 found: Some((t as u32, text as u32, found.holes.clone())),
             });
         }
@@ -558,6 +603,16 @@ impl Matcher {
             })
             .collect();
     }
+}
+
+/// A Go sentinel (`var ErrSyntax = errors.New("invalid syntax")`): one value that many errors
+/// wrap as their cause, so the layer around it (`strconv.Atoi: parsing "x": invalid syntax`,
+/// from `&NumError{…}`) is where the error was made.
+fn is_sentinel(e: &MatchEntry) -> bool {
+    e.error_class.as_deref().is_some_and(|c| {
+        let rest = c.strip_prefix("Err").or_else(|| c.strip_prefix("err"));
+        rest.is_some_and(|r| r.starts_with(|ch: char| ch.is_ascii_uppercase()))
+    })
 }
 
 /// The last component of a path, `/` or `\\` separated.
@@ -742,6 +797,44 @@ mod tests {
     }
 
     #[test]
+    fn the_innermost_layer_of_a_composed_message_comes_first() {
+        let m = matcher(vec![
+            entry(
+                "position",
+                "{} at line {} column {}",
+                r"(.*?) at line (.*?) column (.*)",
+                "serde_json/src/error.rs",
+                410,
+            ),
+            entry(
+                "code",
+                "expected value",
+                r"expected value",
+                "serde_json/src/error.rs",
+                362,
+            ),
+            entry(
+                "field",
+                "missing field `{}`",
+                r"missing field `(.*?)`",
+                "serde/src/de/mod.rs",
+                290,
+            ),
+        ]);
+        let first = |t: &str| explained(&m, t)[0].0.clone();
+        assert_eq!(
+            first("Failed to parse page JSON data: expected value at line 1 column 1"),
+            "code"
+        );
+        assert_eq!(
+            first("error: missing field `headersSize` at line 1 column 1"),
+            "field"
+        );
+        // A placeholder's text that is no record's message leaves the outer layer first.
+        assert_eq!(first("unexpected token at line 3 column 9"), "position");
+    }
+
+    #[test]
     fn an_error_without_a_message_is_its_class() {
         let m = matcher(vec![
             entry(
@@ -913,9 +1006,10 @@ mod tests {
             ids(&m, "IndexError: Replacement index 1 out of range", &[]),
             Vec::<String>::new()
         );
-        // The whole message, or a template whose holes take the rest, still matches.
+        // The whole message still matches; a template of generic words only (`error: %s`)
+        // names no error, whatever its holes take.
         assert_eq!(ids(&m, "Error: index", &[]), ["index"]);
-        assert_eq!(ids(&m, "error: no input files", &[]), ["prefix"]);
+        assert_eq!(ids(&m, "error: no input files", &[]), Vec::<String>::new());
         // And so does a partial match that the stack trace points at.
         let frames = [frame("/usr/lib/python3/a.py", 3)];
         assert_eq!(ids(&m, "RuntimeError: bad index 4", &frames), ["index"]);

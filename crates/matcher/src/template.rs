@@ -140,7 +140,7 @@ impl Shape {
                 Shape::Regex(Box::new(re))
             }
         };
-        if shape.literal_alnum() < MIN_LITERAL_ALNUM {
+        if shape.literal_alnum() < MIN_LITERAL_ALNUM || only_generic_words(&shape) {
             return Err(Refused::TooVague);
         }
         Ok(shape)
@@ -273,6 +273,34 @@ impl Shape {
             }
         }
     }
+}
+
+/// Words that every error line holds: a template whose literal text is only these (`{} error:
+/// {}`, `Error: {}`, `fatal: {}`) says nothing of which error it is.
+const GENERIC_WORDS: &[&str] = &[
+    "error",
+    "errors",
+    "err",
+    "failed",
+    "failure",
+    "fatal",
+    "warning",
+    "warn",
+    "exception",
+    "panic",
+    "panicked",
+    "caused",
+    "by",
+];
+
+fn only_generic_words(shape: &Shape) -> bool {
+    let Shape::Fragments { literals, .. } = shape else {
+        return false;
+    };
+    literals
+        .iter()
+        .flat_map(|l| errata_model::words(l))
+        .all(|w| GENERIC_WORDS.contains(&w.to_ascii_lowercase().as_str()))
 }
 
 /// The letters and digits of `s`, and its words (runs of letters, digits and underscores), in
@@ -484,6 +512,20 @@ mod tests {
     }
 
     #[test]
+    fn templates_of_generic_words_only_are_vague() {
+        for p in [
+            r"(.*?) error: (.*)",
+            r"Error: (.*)",
+            r"fatal: (.*?) failed",
+            r"(.*?) panicked: (.*)",
+        ] {
+            assert_eq!(Shape::compile(p).unwrap_err(), Refused::TooVague, "{p}");
+        }
+        assert!(Shape::compile(r"tls: handshake failure(.*)").is_ok());
+        assert!(Shape::compile(r"error parsing glob (.*)").is_ok());
+    }
+
+    #[test]
     fn patterns_from_outside_are_vetted() {
         assert!(vet(r"Invalid user (.*?) from (.*)").is_ok());
         assert!(vet(r"Expected (\w+) at line (\d+), column (\d+)").is_ok());
@@ -581,10 +623,7 @@ mod tests {
             None
         );
         // A template starts a message, not the middle of a word or of a qualified name.
-        assert_eq!(
-            captures(r"Exception: (.*)", "IllegalStateException: x"),
-            None
-        );
+        assert_eq!(captures(r"Timeout: (.*)", "ReadTimeout: x"), None);
         assert_eq!(
             captures(
                 r"MalformedURLException: (.*)",

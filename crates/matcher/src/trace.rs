@@ -247,6 +247,13 @@ impl Grouper {
     fn plain(&self, line: &str) -> bool {
         match line.as_bytes()[0] {
             b' ' | b'\t' | b'^' | b'~' | b'T' | b'D' | b't' | b'g' | b'c' | b's' | b'n' => false,
+            // `[junit] \tat java.util.TimSort.mergeHi(TimSort.java:868)`: a frame behind a
+            // tool's tag.
+            b'[' if self.state != State::Idle
+                && memchr::memmem::find(line.as_bytes(), b"at ").is_some() =>
+            {
+                false
+            }
             // Go function lines come unindented between file lines.
             _ => !self.functions_follow && self.state != State::PythonFrames,
         }
@@ -274,6 +281,9 @@ impl Grouper {
     }
 
     fn frame(&mut self, line: &str) -> Option<Frame> {
+        if let Some(rest) = tagged(line) {
+            return self.frame(rest);
+        }
         if let Some(c) = JAVA_FRAME.captures(line) {
             let function = c[1].to_owned();
             let file = java_path(&function, &c[2]);
@@ -343,6 +353,16 @@ impl Grouper {
         }
         false
     }
+}
+
+/// The line behind a tool's tag, `[junit] ` or `[ERROR] `, when it has one.
+fn tagged(line: &str) -> Option<&str> {
+    let rest = line.strip_prefix('[')?;
+    let end = rest.find(']').filter(|&e| (1..=24).contains(&e))?;
+    let after = &rest[end + 1..];
+    after
+        .strip_prefix(' ')
+        .filter(|a| a.starts_with([' ', '\t']))
 }
 
 /// `com.acme.Auth.login` in `Auth.java` → `com/acme/Auth.java`.
@@ -527,6 +547,20 @@ json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)"#,
         assert_eq!(s.len(), 1);
         assert_eq!(s[0].text, "");
         assert_eq!(files(&s[0])[0].1, Some(355));
+    }
+
+    #[test]
+    fn frames_behind_a_tools_tag_are_frames() {
+        let s = group("[junit] Comparison method violates its general contract!\n[junit] \tat java.util.TimSort.mergeHi(TimSort.java:868)\n[junit] \tat java.util.TimSort.sort(TimSort.java:223)\n[junit] Tests run: 3");
+        assert_eq!(
+            s[0].text,
+            "[junit] Comparison method violates its general contract!"
+        );
+        assert_eq!(
+            files(&s[0])[0],
+            ("java/util/TimSort.java".to_owned(), Some(868))
+        );
+        assert_eq!(s.len(), 2);
     }
 
     #[test]

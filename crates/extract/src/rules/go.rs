@@ -1,7 +1,7 @@
 //! Go: `errors.New`, `fmt.Errorf`, sentinel errors, `panic`, `log.Fatal*`/`log.Panic*`,
 //! structured error logging, `http.Error` and gRPC's `status.Error`.
 
-use errata_model::{ErrorType, Template};
+use errata_model::{ErrorType, Severity, Template};
 use tree_sitter::Node;
 
 use super::{
@@ -75,10 +75,17 @@ impl Rules for Go {
                 }
                 let receiver = cx.text(func.child_by_field_name("operand")?);
                 let method = cx.text(func.child_by_field_name("field")?);
-                if !is_logger(receiver) {
+                // `c.server.logf("http: superfluous response.WriteHeader call from %s", …)`: a
+                // type's own printf to its error log, whatever the receiver is called.
+                let own_logf = method == "logf";
+                if !is_logger(receiver) && !own_logf {
                     return None;
                 }
-                let sev = log_severity(method)?;
+                let sev = if own_logf {
+                    Severity::Warning
+                } else {
+                    log_severity(method)?
+                };
                 let formatted = method.ends_with('f');
                 let arg = *args.first()?;
                 let message = if formatted {
