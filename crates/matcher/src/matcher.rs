@@ -504,6 +504,11 @@ impl Matcher {
         // message prints its class alone, which is the whole of a record made of the class.
         if best.is_none() && template.one_word {
             let message = line.message().trim();
+            // `Exception in thread "main" java.util.ConcurrentModificationException`
+            let message = match message.strip_prefix("Exception in thread \"") {
+                Some(rest) => rest.split_once("\" ").map_or(message, |(_, m)| m.trim()),
+                None => message,
+            };
             let qualified = |s: &str| {
                 !s.is_empty()
                     && s.chars()
@@ -658,10 +663,26 @@ fn frame_evidence(entry: &MatchEntry, frames: &[Frame]) -> u32 {
                 Some(4..=18) => 2,
                 _ => 1,
             };
+            // The frame is in the record's function: where it raises, in whatever release
+            // the trace comes from.
+            let same_function = match (&f.function, &entry.function) {
+                (Some(frame), Some(record)) => function_name(frame) == record,
+                _ => false,
+            };
+            let near = if same_function { near.max(2) + 2 } else { near };
             near * 64 + (32 - i as u32)
         })
         .max()
         .unwrap_or(0)
+}
+
+/// A frame's function without its module, class or receiver: `nextNode` of
+/// `java.util.HashMap$HashIterator.nextNode`, `object` of `encoding/json.(*decodeState).object`,
+/// `enter` of `tokio::runtime::context::enter`.
+fn function_name(frame: &str) -> &str {
+    let f = frame.trim_end_matches("()");
+    let f = f.rsplit("::").next().unwrap_or(f);
+    f.rsplit(['.', '/', ' ']).next().unwrap_or(f)
 }
 
 /// Whether a class named in front of a message says which error it is: not one that a runtime
@@ -832,6 +853,32 @@ mod tests {
         );
         // A placeholder's text that is no record's message leaves the outer layer first.
         assert_eq!(first("unexpected token at line 3 column 9"), "position");
+    }
+
+    #[test]
+    fn a_frame_of_another_release_points_by_its_function() {
+        let cme = |id: &str, line: u32, function: &str| MatchEntry {
+            function: Some(function.into()),
+            ..entry(
+                id,
+                "ConcurrentModificationException",
+                "ConcurrentModificationException",
+                "java.base/java/util/HashMap.java",
+                line,
+            )
+        };
+        let m = matcher(vec![
+            cme("forEach", 1441, "forEach"),
+            cme("nextNode", 1597, "nextNode"),
+        ]);
+        // JDK 8's line 1445 is near JDK 17's forEach, but the frame names nextNode.
+        let trace = "java.util.ConcurrentModificationException\n\tat java.util.HashMap$HashIterator.nextNode(HashMap.java:1445)\n\tat java.util.HashMap$KeyIterator.next(HashMap.java:1469)";
+        assert_eq!(explained(&m, trace)[0].0, "nextNode");
+        assert_eq!(
+            function_name("encoding/json.(*decodeState).object"),
+            "object"
+        );
+        assert_eq!(function_name("tokio::runtime::context::enter"), "enter");
     }
 
     #[test]

@@ -320,6 +320,9 @@ pub struct MatchEntry {
     pub pattern: String,
     pub error_class: Option<String>,
     pub error_code: Option<String>,
+    /// The function the record raises in (`raw_decode`, `nextNode`): a stack frame of another
+    /// release, whose lines have moved, still names it.
+    pub function: Option<String>,
 }
 
 /// What a reference found in a source file is.

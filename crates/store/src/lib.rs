@@ -174,6 +174,15 @@ ALTER TABLE files ADD COLUMN refs_pending INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX records_for_matcher ON records (repo, file_path, line_number, id,
     slug, message, pattern, error_class, error_code);
 "#,
+    // The function each record raises in, for the frames of a trace from another release
+    // (whose lines have moved), in the matcher's index with the rest of what it loads.
+    r#"
+ALTER TABLE records ADD COLUMN function TEXT;
+UPDATE records SET function = json_extract(facts, '$.function.name') WHERE json_valid(facts);
+DROP INDEX records_for_matcher;
+CREATE INDEX records_for_matcher ON records (repo, file_path, line_number, id,
+    slug, message, pattern, error_class, error_code, function);
+"#,
 ];
 
 /// The anchor word of a `messagePattern` ([`errata_model::PatternParts::anchor`]).
@@ -256,7 +265,7 @@ const RANKED_MESSAGES: i64 = 400;
 
 /// The columns a [`MatchEntry`] is read from, in its order (then the repo, for ordering).
 const MATCH_COLUMNS: &str =
-    "id, slug, file_path, line_number, message, pattern, error_class, error_code, repo";
+    "id, slug, file_path, line_number, message, pattern, error_class, error_code, repo, function";
 
 impl Stats {
     /// The counts as JSON: `{"files", "records", "repos": {name: n}, "byLang", "byType"}`.
@@ -723,6 +732,7 @@ impl Store {
                 pattern: r.get(5)?,
                 error_class: r.get(6)?,
                 error_code: r.get(7)?,
+                function: r.get(9)?,
             })
         })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
@@ -885,8 +895,9 @@ fn replace_file_records(
         }
     }
     let mut insert = tx.prepare_cached(
-        "INSERT OR REPLACE INTO records (id, repo, file_path, lang, slug, error_type, message, line_number, content_hash, analyzed_sha, json, pattern, error_class, error_code, anchor, facts, sources)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+        "INSERT OR REPLACE INTO records (id, repo, file_path, lang, slug, error_type, message, line_number, content_hash, analyzed_sha, json, pattern, error_class, error_code, anchor, facts, sources, function)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
+                 CASE WHEN json_valid(?16) THEN json_extract(?16, '$.function.name') END)",
     )?;
     for (i, r) in records.iter().enumerate() {
         let hash = content_hash(r);
