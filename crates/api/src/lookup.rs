@@ -56,7 +56,8 @@ pub struct Capture {
 pub fn explain(store: &Store, text: &str, limit: usize) -> errata_store::Result<Answer> {
     let words = words(text);
     let mut rows = store.match_rows_for_words(&words)?;
-    let frames = frame_lines(text);
+    let segments = errata_matcher::trace::segments(text);
+    let frames = frame_lines(&segments);
     let at: Vec<(&str, u32)> = frames.iter().map(|(f, l)| (f.as_str(), *l)).collect();
     let framed = store.match_rows_at(&at)?;
     if !framed.is_empty() {
@@ -64,7 +65,7 @@ pub fn explain(store: &Store, text: &str, limit: usize) -> errata_store::Result<
         rows.extend(framed.into_iter().filter(|r| !known.contains(&r.id)));
     }
     let (matcher, _) = Matcher::new(rows);
-    let hits = matcher.explain(text, candidates(text, limit));
+    let hits = matcher.explain_segments(&segments, candidates(text, limit));
     if !hits.is_empty() {
         return quoted_first(answer(store, &matcher, &hits)?, text, limit);
     }
@@ -190,23 +191,12 @@ fn answer(store: &Store, matcher: &Matcher, hits: &[Hit]) -> errata_store::Resul
     Ok(Answer { matches })
 }
 
-/// The file names and lines of the stack frames in a text, at most 64.
-fn frame_lines(text: &str) -> Vec<(String, u32)> {
-    let mut grouper = errata_matcher::Grouper::new();
-    let mut segments: Vec<errata_matcher::Segment> = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        segments.extend(grouper.push(i as u64 + 1, line));
-    }
-    segments.extend(grouper.finish());
+/// The file names and lines of the frames of a text's traces, at most 64.
+fn frame_lines(segments: &[errata_matcher::Segment]) -> Vec<(String, u32)> {
     let mut out: Vec<(String, u32)> = Vec::new();
     for f in segments.iter().flat_map(|s| &s.frames) {
         let Some(line) = f.line else { continue };
-        let name = f
-            .file
-            .rsplit(['/', '\\'])
-            .next()
-            .unwrap_or(&f.file)
-            .to_owned();
+        let name = errata_matcher::trace::file_name(&f.file).to_owned();
         if !out.iter().any(|(n, l)| *n == name && *l == line) {
             out.push((name, line));
         }

@@ -123,6 +123,12 @@ re!(
     CLASS,
     r"^(?:(?:Exception in thread|Exception in goroutine) (?:\x22[^\x22]*\x22 )?|Caused by: |Suppressed: |Uncaught (?:exception )?|Unhandled (?:promise )?(?:rejection|exception):? |\[?error\]: )?([A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*)(?:\s*\[([A-Z][A-Z0-9_]{2,})\])?(?::\s|:$)"
 );
+// An error printed without a message: its class alone (`java.util.ConcurrentModificationException`,
+// `Exception in thread "main" java.lang.IllegalMonitorStateException`).
+re!(
+    CLASS_ALONE,
+    r"^(?:Exception in thread (?:\x22[^\x22]*\x22 )?)?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*$"
+);
 re!(
     LOGFMT_MSG,
     r#"(?:^|\s)(?:msg|message|error|err)=(?:"((?:[^"\\]|\\.)*)"|(\S+))"#
@@ -168,6 +174,10 @@ pub fn read_line(line: &str) -> Line<'_> {
         class = Some(c[1].to_owned());
         code = c.get(2).map(|m| m.as_str().to_owned());
         rest = rest[c.get(0).unwrap().end()..].trim_start();
+        texts.push(rest);
+    } else if let Some(c) = class_alone(rest) {
+        class = Some(c.to_owned());
+        rest = &rest[rest.len()..];
         texts.push(rest);
     }
     if let Some(c) = ERRNO.captures(rest) {
@@ -247,6 +257,14 @@ fn class_prefix(s: &str) -> Option<regex::Captures<'_>> {
         return None;
     }
     CLASS.captures(s).filter(|c| looks_like_class(&c[1]))
+}
+
+/// The class of a line that is an error class and nothing else.
+fn class_alone(s: &str) -> Option<&str> {
+    let last = |c: &str| c.rsplit(['.', '$']).next().unwrap_or(c).to_owned();
+    let name = CLASS_ALONE.captures(s)?.get(1)?.as_str();
+    (CLASS_SUFFIXES.iter().any(|w| last(name).ends_with(w)) && looks_like_class(name))
+        .then_some(name)
 }
 
 /// How the last part of a class name ends (`ValueError`, `java.io.IOException`), unless it is
@@ -373,6 +391,17 @@ mod tests {
             read_line("Exception in thread \"main\" java.lang.IllegalStateException: Queue full");
         assert_eq!(l.class.as_deref(), Some("java.lang.IllegalStateException"));
         assert_eq!(l.message(), "Queue full");
+        for alone in [
+            "java.util.ConcurrentModificationException",
+            "Exception in thread \"main\" java.util.ConcurrentModificationException",
+        ] {
+            let l = read_line(alone);
+            assert_eq!(
+                l.class.as_deref(),
+                Some("java.util.ConcurrentModificationException")
+            );
+            assert_eq!(l.message(), "");
+        }
         let l = read_line("TypeError [ERR_INVALID_ARG_TYPE]: The \"path\" argument must be");
         assert_eq!(l.class.as_deref(), Some("TypeError"));
         assert_eq!(l.code.as_deref(), Some("ERR_INVALID_ARG_TYPE"));

@@ -34,7 +34,7 @@ pub struct Capture {
 }
 
 /// One record that matched.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Hit {
     /// The record's index in the entries the matcher was built from.
     pub entry: usize,
@@ -58,8 +58,8 @@ pub struct Hit {
     /// code under test when both word it alike.
     in_tests: bool,
     literal_len: usize,
-    /// The template that matched (`u32::MAX` for a hit by frame or similarity).
-    template: u32,
+    /// The template that matched (none for a hit by frame or similarity).
+    template: Option<u32>,
     /// Where the captures are until they are written out: the template, which of the line's
     /// texts it matched and the range each hole took.
     found: Option<(u32, u32, Vec<std::ops::Range<usize>>)>,
@@ -119,8 +119,8 @@ pub struct Matcher {
     unkeyed: Vec<u32>,
     /// Whether each entry is in test code ([`errata_model::is_test_path`]), read once.
     in_tests: Vec<bool>,
-    /// (file name, line) → the entries there, for the frames of a trace.
-    by_line: foldhash::HashMap<(Box<str>, u32), Vec<u32>>,
+    /// Line → the entries there, for the frames of a trace.
+    by_line: foldhash::HashMap<u32, Vec<u32>>,
 }
 
 impl Template {
@@ -233,13 +233,9 @@ impl Matcher {
                 }
             })
             .collect();
-        let mut by_line: foldhash::HashMap<(Box<str>, u32), Vec<u32>> =
-            foldhash::HashMap::default();
+        let mut by_line: foldhash::HashMap<u32, Vec<u32>> = foldhash::HashMap::default();
         for (i, e) in entries.iter().enumerate() {
-            by_line
-                .entry((file_name(&e.file_path).into(), e.line_number))
-                .or_default()
-                .push(i as u32);
+            by_line.entry(e.line_number).or_default().push(i as u32);
         }
         let matcher = Matcher {
             by_line,
@@ -325,14 +321,13 @@ impl Matcher {
     /// Each message in it is matched with the frames of its trace; the best records come first,
     /// at most `limit`. When nothing matches, [`Matcher::similar`] finds the nearest.
     pub fn explain(&self, text: &str, limit: usize) -> Vec<Hit> {
-        let mut grouper = crate::trace::Grouper::new();
-        let mut segments = Vec::new();
-        for (i, line) in text.lines().enumerate() {
-            segments.extend(grouper.push(i as u64 + 1, line));
-        }
-        segments.extend(grouper.finish());
+        self.explain_segments(&crate::trace::segments(text), limit)
+    }
+
+    /// [`Matcher::explain`] of a text already grouped ([`crate::trace::segments`]).
+    pub fn explain_segments(&self, segments: &[crate::trace::Segment], limit: usize) -> Vec<Hit> {
         let mut hits: Vec<Hit> = Vec::new();
-        for seg in &segments {
+        for seg in segments {
             let found = self.find(
                 Query {
                     text: &seg.text,
@@ -359,21 +354,19 @@ impl Matcher {
     fn inner_layer_first(&self, hits: &mut Vec<Hit>) {
         for _ in 0..MAX_LAYERS {
             let Some(top) = hits.first() else { return };
-            if top.template == u32::MAX || top.captures.is_empty() {
+            if top.template.is_none() || top.captures.is_empty() {
                 return;
             }
             let inner = hits.iter().skip(1).position(|h| {
-                h.template != u32::MAX
-                    && h.template != top.template
-                    && h.literal_len >= MIN_INNER_LITERAL
+                let Some(t) = h.template.filter(|&t| Some(t) != top.template) else {
+                    return false;
+                };
+                h.literal_len >= MIN_INNER_LITERAL
                     && !is_sentinel(&self.entries[h.entry])
                     && trace_tier(h) >= trace_tier(top)
                     && top.captures.iter().any(|c| {
                         c.value.len() >= h.literal_len
-                            && self.templates[h.template as usize]
-                                .shape
-                                .find(&c.value)
-                                .is_some()
+                            && self.templates[t as usize].shape.find(&c.value).is_some()
                     })
             });
             match inner {
@@ -391,7 +384,7 @@ impl Matcher {
     fn at_innermost_frame(&self, frames: &[Frame], found: &[Hit]) -> Vec<Hit> {
         for f in frames.iter().take(32) {
             let Some(line) = f.line else { continue };
-            let Some(at) = self.by_line.get(&(file_name(&f.file).into(), line)) else {
+            let Some(at) = self.by_line.get(&line) else {
                 continue;
             };
             let here: Vec<u32> = at
@@ -408,16 +401,10 @@ impl Matcher {
                 .map(|e| Hit {
                     entry: e as usize,
                     score: 0.5,
-                    exact: false,
-                    approximate: false,
-                    captures: Vec::new(),
                     frame_evidence: frame_evidence(&self.entries[e as usize], frames),
-                    class_matches: false,
                     by_frame: true,
                     in_tests: self.in_tests[e as usize],
-                    literal_len: 0,
-                    template: u32::MAX,
-                    found: None,
+                    ..Hit::default()
                 })
                 .collect();
         }
@@ -446,16 +433,8 @@ impl Matcher {
                 hits.push(Hit {
                     entry: e as usize,
                     score: round(0.5 * sim),
-                    exact: false,
                     approximate: true,
-                    captures: Vec::new(),
-                    frame_evidence: 0,
-                    class_matches: false,
-                    by_frame: false,
-                    in_tests: false,
-                    literal_len: 0,
-                    template: u32::MAX,
-                    found: None,
+                    ..Hit::default()
                 });
             }
         }
@@ -502,35 +481,15 @@ impl Matcher {
         }
         // `java.util.ConcurrentModificationException` (or `…: null`): an error without a
         // message prints its class alone, which is the whole of a record made of the class.
-        if best.is_none() && template.one_word {
-            let message = line.message().trim();
-            // `Exception in thread "main" java.util.ConcurrentModificationException`
-            let message = match message.strip_prefix("Exception in thread \"") {
-                Some(rest) => rest.split_once("\" ").map_or(message, |(_, m)| m.trim()),
-                None => message,
-            };
-            let qualified = |s: &str| {
-                !s.is_empty()
-                    && s.chars()
-                        .all(|c| c.is_alphanumeric() || matches!(c, '.' | '$' | '_'))
-            };
-            let class = match line.class.as_deref() {
-                Some(c) if matches!(message, "" | "null") => Some(c),
-                None if qualified(message) => Some(message),
-                _ => None,
-            };
-            let alone = class.is_some_and(|c| {
-                template.shape.literals() == [c.rsplit(['.', '$']).next().unwrap_or(c).into()]
-            });
-            if alone {
-                best = Some((
-                    line.texts().len() - 1,
-                    template::Found {
-                        exact: true,
-                        holes: Vec::new(),
-                    },
-                ));
-            }
+        if best.is_none() && template.one_word && is_class_alone(line, template) {
+            let whole = line.texts().len() - 1;
+            best = Some((
+                whole,
+                template::Found {
+                    exact: true,
+                    holes: Vec::new(),
+                },
+            ));
         }
         let Some((text, mut found)) = best else {
             return;
@@ -575,7 +534,7 @@ impl Matcher {
                 by_frame: false,
                 in_tests: self.in_tests[e as usize],
                 literal_len: template.literal_len,
-                template: t as u32,
+                template: Some(t as u32),
                 found: Some((t as u32, text as u32, found.holes.clone())),
             });
         }
@@ -610,6 +569,15 @@ impl Matcher {
     }
 }
 
+/// Whether the line names a class and no message (`X`, `X: null`), and the template is that
+/// class's name.
+fn is_class_alone(line: &Line, template: &Template) -> bool {
+    line.class.as_deref().is_some_and(|c| {
+        matches!(line.message().trim(), "" | "null")
+            && template.shape.literals() == [c.rsplit(['.', '$']).next().unwrap_or(c).into()]
+    })
+}
+
 /// A Go sentinel (`var ErrSyntax = errors.New("invalid syntax")`): one value that many errors
 /// wrap as their cause, so the layer around it (`strconv.Atoi: parsing "x": invalid syntax`,
 /// from `&NumError{…}`) is where the error was made.
@@ -618,11 +586,6 @@ fn is_sentinel(e: &MatchEntry) -> bool {
         let rest = c.strip_prefix("Err").or_else(|| c.strip_prefix("err"));
         rest.is_some_and(|r| r.starts_with(|ch: char| ch.is_ascii_uppercase()))
     })
-}
-
-/// The last component of a path, `/` or `\\` separated.
-fn file_name(path: &str) -> &str {
-    path.rsplit(['/', '\\']).next().unwrap_or(path)
 }
 
 /// How much a trace says for a hit: its template matched in a file on the stack (2), the

@@ -383,6 +383,22 @@ fn strip_url(file: &str) -> &str {
     file.strip_prefix("node:").unwrap_or(file)
 }
 
+/// The messages of a text with the frames of their traces, in order.
+pub fn segments(text: &str) -> Vec<Segment> {
+    let mut grouper = Grouper::new();
+    let mut segments = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        segments.extend(grouper.push(i as u64 + 1, line));
+    }
+    segments.extend(grouper.finish());
+    segments
+}
+
+/// The last component of a path, `/` or `\\` separated: what a frame and a record share first.
+pub fn file_name(path: &str) -> &str {
+    path.rsplit(['/', '\\']).next().unwrap_or(path)
+}
+
 /// Whether a frame's file is the record's file: their paths end with the same two components
 /// (one, when either path has only one): `/usr/lib/python3.11/json/decoder.py` is
 /// `Lib/json/decoder.py` of a CPython checkout, and `src/main.rs` is `crates/app/src/main.rs`.

@@ -74,11 +74,11 @@ fn corpus(name: &str) -> Option<&'static Indexed> {
     }
 }
 
-/// The records `errata explain` answers with, best first.
-fn explain(c: &Indexed, paste: &str) -> Vec<Value> {
+/// The records `errata explain` answers with against the store `db`, best first.
+fn explain(db: &Path, paste: &str) -> Vec<Value> {
     let mut child = errata_cmd()
         .args(["--json", "explain", "-", "-n", "3", "--db"])
-        .arg(c.scratch.db())
+        .arg(db)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -127,7 +127,7 @@ fn real_pastes_find_the_line_that_raised_them() {
         let Some(c) = corpus(&case.corpus) else {
             continue;
         };
-        let matches = explain(c, &case.paste);
+        let matches = explain(&c.scratch.db(), &case.paste);
         let rank = matches.iter().position(|m| is_site(&case, &m["record"]));
         let none = matches.iter().all(|m| m["approximate"] == true);
         let t = tallies
@@ -212,22 +212,10 @@ fn pastes_of_each_miss_class_find_their_site() {
     );
     s.ok(&["index", "proj", "--repo", "acme/proj"]);
     let first = |paste: &str| -> Value {
-        let mut child = errata_cmd()
-            .args(["--json", "explain", "-", "--db"])
-            .arg(s.db())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(paste.as_bytes())
-            .unwrap();
-        let out = child.wait_with_output().unwrap();
-        let v: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
-        v["matches"][0].clone()
+        explain(&s.db(), paste)
+            .into_iter()
+            .next()
+            .unwrap_or(Value::Null)
     };
     let at = |m: &Value| {
         format!(
