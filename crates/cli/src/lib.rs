@@ -4,6 +4,7 @@
 
 mod commands;
 mod db;
+mod entry;
 mod link;
 
 use std::process::ExitCode;

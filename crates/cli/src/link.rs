@@ -9,7 +9,9 @@ use errata_explain::{explain_record, Facts, Reference, FIELDS, MAX_LINKS};
 use errata_extract::WantedNames;
 use errata_lang::Lang;
 use errata_model::{Ref, RefKind};
-use errata_store::{Explained, Found, HeldBy, RefIndex, Store};
+use errata_store::{CallGraph, Explained, Found, HeldBy, RefIndex, Store};
+
+use crate::entry::{self, Program};
 
 /// A function name defined in more files than this (`__init__`, `new`, `run`) says nothing
 /// about which of them is called.
@@ -134,10 +136,21 @@ fn is_distinct_name(name: &str) -> bool {
 }
 
 /// Links the records of `repo` to their callers and handlers.
-pub(crate) fn link(store: &mut Store, repo: &str, links: Links) -> Result<Linked> {
+pub(crate) fn link(
+    store: &mut Store,
+    repo: &str,
+    links: Links,
+    program: &Program,
+) -> Result<Linked> {
     let mut index = links.index;
     index.finish(MAX_LINKS + 1);
     let index = &index;
+    let graph = store.call_graph(repo, &family)?;
+    let ways = Ways {
+        graph: &graph,
+        program,
+    };
+    let ways = &ways;
     let single = &links.single;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut linked = Linked::default();
@@ -164,7 +177,7 @@ pub(crate) fn link(store: &mut Store, repo: &str, links: Links) -> Result<Linked
                     scope.spawn(move || {
                         share
                             .into_iter()
-                            .filter_map(|item| relink(item, index, single))
+                            .filter_map(|item| relink(item, index, single, ways))
                             .collect::<Vec<_>>()
                     })
                 })
@@ -180,11 +193,18 @@ pub(crate) fn link(store: &mut Store, repo: &str, links: Links) -> Result<Linked
     Ok(linked)
 }
 
+/// What a record's way in from outside is found with.
+struct Ways<'a> {
+    graph: &'a CallGraph,
+    program: &'a Program,
+}
+
 /// The record with its callers and handlers, explained again, if they changed.
 fn relink(
     mut item: Explained,
     index: &RefIndex,
     single: &HashSet<(String, String)>,
+    ways: &Ways<'_>,
 ) -> Option<Explained> {
     let mut facts = serde_json::from_str::<Facts>(&item.facts).ok()?;
     let fam = family(&item.record.file_path);
@@ -227,15 +247,21 @@ fn relink(
         None => Vec::new(),
     };
     let found_tests = tests_of(index, &item.record, &facts, fam, single);
+    let found_entry = match (&facts.function, own_class) {
+        (Some(f), None) => entry::entry(ways.graph, ways.program, fam, &item.record.file_path, f),
+        _ => None,
+    };
     if facts.callers == found_callers
         && facts.handlers == found_handlers
         && facts.tests == found_tests
+        && facts.entry == found_entry
     {
         return None;
     }
     facts.callers = found_callers;
     facts.handlers = found_handlers;
     facts.tests = found_tests;
+    facts.entry = found_entry;
     let explanation = explain_record(&item.record, &facts)?;
     let by_model = errata_store::written_by_model(item.sources.as_deref());
     let fields: Vec<&str> = FIELDS

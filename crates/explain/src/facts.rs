@@ -38,6 +38,45 @@ pub struct Facts {
     /// the whole tree is read).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub tests: Vec<Reference>,
+    /// How code outside reaches the site: the nearest function up the calls that it can call,
+    /// or the command the site runs under (filled once the whole tree is read).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub entry: Option<Entry>,
+}
+
+/// The way in to a site from outside its project.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Entry {
+    /// The command of the project's program that runs the site (`npm trust circleci`), when
+    /// the site or a function on the way is in that command's file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+    /// The functions from the entry point down to the one that calls the site's function, each
+    /// called by the one before it; empty when the site's own function is the way in.
+    pub chain: Vec<Step>,
+    /// Other ways in as near as the first: commands when it is a command, else functions.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<String>,
+    /// How many more there are past `also`.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub more: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// A function on the way from outside to a site.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Step {
+    pub function: String,
+    pub file: String,
+    /// The line of its definition.
+    pub line: u32,
+    /// Its declaration up to the body, as written.
+    pub signature: String,
 }
 
 /// The function a site is in.

@@ -42,8 +42,8 @@ mod facts;
 mod prose;
 
 pub use facts::{
-    Binding, Branch, Condition, ConditionKind, ConfigRead, ConfigSource, Context, Effect, Facts,
-    Function, Helper, Parameter, Reference, State, Write,
+    Binding, Branch, Condition, ConditionKind, ConfigRead, ConfigSource, Context, Effect, Entry,
+    Facts, Function, Helper, Parameter, Reference, State, Step, Write,
 };
 
 use errata_lang::Lang;

@@ -443,6 +443,7 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
         site.message.replace('`', "\\`")
     );
     doc.push_str(&own_words(site));
+    doc.push_str(&way_in(site));
     let guards = guard_exprs(site);
     let handler = handler_of(site);
     if let Some((clause, line)) = handler {
@@ -583,6 +584,59 @@ fn state_sentence(site: &Site<'_>, s: &State) -> String {
         }
     }
     out
+}
+
+/// How code outside reaches the site, from the facts' entry: "It runs under the `npm pkg`
+/// command: `set()` (lib/commands/pkg.js:40) calls `setKeys()`." or "It is reached from
+/// `match_hostname()` (ssl.py:350, `def match_hostname(cert, hostname)`), which calls
+/// `_dnsname_match()`."
+fn way_in(site: &Site<'_>) -> String {
+    let Some(entry) = &site.facts.entry else {
+        return String::new();
+    };
+    let Some(f) = &site.facts.function else {
+        return String::new();
+    };
+    let mut calls: Vec<String> = entry
+        .chain
+        .iter()
+        .skip(1)
+        .map(|s| format!("`{}()`", s.function))
+        .collect();
+    calls.push(format!("`{}()`", f.name));
+    let below = calls
+        .iter()
+        .map(|c| format!("calls {c}"))
+        .collect::<Vec<_>>()
+        .join(", which ");
+    let mut also: Vec<String> = entry.also.iter().map(|a| ticked(a)).collect();
+    if entry.more > 0 {
+        also.push(format!("{} more", entry.more));
+    }
+    let also = match also.len() {
+        0 => String::new(),
+        _ if entry.command.is_some() => format!(" It also runs under {}.", and_list(&also)),
+        _ => format!(" It is reached from {} as well.", and_list(&also)),
+    };
+    let first = match (&entry.command, entry.chain.first()) {
+        (Some(command), None) => format!(
+            " It runs under the `{command}` command, whose code is in {}.",
+            site.file_path
+        ),
+        (Some(command), Some(top)) => format!(
+            " It runs under the `{command}` command: `{}()` ({}:{}) {below}.",
+            top.function, top.file, top.line
+        ),
+        (None, Some(top)) => format!(
+            " It is reached from `{}()` ({}:{}, `{}`), which {below}.",
+            top.function,
+            top.file,
+            top.line,
+            top.signature.replace('`', "'")
+        ),
+        (None, None) => return String::new(),
+    };
+    first + &also
 }
 
 /// The name of a Go sentinel error (`var ErrX = errors.New(…)` outside any function).

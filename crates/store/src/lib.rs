@@ -15,8 +15,10 @@
 //! # Ok(()) }
 //! ```
 
+mod graph;
 mod links;
 
+pub use graph::{CallGraph, CallSite, Definition, Via};
 pub use links::{written_by_model, Explained, Found, HeldBy, RefIndex};
 
 use std::collections::{HashMap, HashSet};

@@ -74,6 +74,20 @@ pub(crate) fn replace_refs(
     Ok(())
 }
 
+/// The kind, name, line, enclosing function (empty for none) and text of one reference, as a
+/// line of [`replace_refs`].
+pub(crate) fn ref_fields(line: &str) -> Option<(RefKind, &str, u32, &str, &str)> {
+    let mut f = line.splitn(5, '\t');
+    let (kind, name, at, function, text) = (f.next()?, f.next()?, f.next()?, f.next()?, f.next()?);
+    Some((
+        RefKind::parse(kind)?,
+        name,
+        at.parse().unwrap_or(0),
+        function,
+        text,
+    ))
+}
+
 /// The language, enclosing function and class of a record.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HeldBy {
@@ -350,6 +364,30 @@ impl Store {
         family: &dyn Fn(&str) -> u8,
     ) -> Result<RefIndex> {
         let mut index = RefIndex::default();
+        self.each_file_refs(repo, |path, blob| {
+            let file = FileOf::new(path, family(path));
+            for line in blob.lines() {
+                let Some((kind, name, at, function, text)) = ref_fields(line) else {
+                    continue;
+                };
+                if !names.contains(name) {
+                    continue;
+                }
+                index.insert(&file, kind, name, limit, || Found {
+                    file: path.to_owned(),
+                    line: at,
+                    function: (!function.is_empty()).then(|| function.to_owned()),
+                    text: text.to_owned(),
+                    in_tests: file.in_tests,
+                });
+            }
+        })?;
+        Ok(index)
+    }
+
+    /// Calls `f` with the path and the references (as [`replace_refs`] writes them) of each file
+    /// of `repo`, in path order.
+    pub(crate) fn each_file_refs(&self, repo: &str, mut f: impl FnMut(&str, &str)) -> Result<()> {
         let mut stmt = self
             .conn
             .prepare("SELECT path, refs FROM file_refs WHERE repo = ?1 ORDER BY path")?;
@@ -357,30 +395,9 @@ impl Store {
         while let Some(row) = rows.next()? {
             let path: String = row.get(0)?;
             let blob: String = row.get(1)?;
-            let file = FileOf::new(&path, family(&path));
-            for line in blob.lines() {
-                let mut f = line.splitn(5, '\t');
-                let (Some(kind), Some(name), Some(at), Some(function), Some(text)) =
-                    (f.next(), f.next(), f.next(), f.next(), f.next())
-                else {
-                    continue;
-                };
-                if !names.contains(name) {
-                    continue;
-                }
-                let Some(kind) = RefKind::parse(kind) else {
-                    continue;
-                };
-                index.insert(&file, kind, name, limit, || Found {
-                    file: path.clone(),
-                    line: at.parse().unwrap_or(0),
-                    function: (!function.is_empty()).then(|| function.to_owned()),
-                    text: text.to_owned(),
-                    in_tests: file.in_tests,
-                });
-            }
+            f(&path, &blob);
         }
-        Ok(index)
+        Ok(())
     }
 
     /// Writes records explained again, with their facts and sources, in one transaction.

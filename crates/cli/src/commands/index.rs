@@ -102,8 +102,12 @@ pub(crate) fn run(g: &Global, args: IndexArgs) -> Result<()> {
     let started = Instant::now();
     let mut tally = Tally::default();
     let mut repos = Vec::new();
-    for path in &paths {
-        let prov = Provenance::discover(path, args.repo.as_deref(), args.commit.as_deref());
+    let mut provs: Vec<Provenance> = paths
+        .iter()
+        .map(|p| Provenance::discover(p, args.repo.as_deref(), args.commit.as_deref()))
+        .collect();
+    share_roots(&paths, &mut provs);
+    for (path, prov) in paths.iter().zip(provs) {
         index_one(&mut store, path, &prov, &options, &mut tally)?;
         repos.push(prov.repo);
     }
@@ -112,6 +116,33 @@ pub(crate) fn run(g: &Global, args: IndexArgs) -> Result<()> {
         store.optimize_message_index()?;
     }
     report(g, &store, &tally, &repos, started.elapsed())
+}
+
+/// Folders of one repository outside git (`--repo` naming them together) are read from the
+/// folder that holds them all, so that their records' paths do not collide and each folder
+/// does not remove the records of the one before as missing.
+fn share_roots(paths: &[std::path::PathBuf], provs: &mut [Provenance]) {
+    // A folder outside git is its own root; a file's root is its folder.
+    let outside: Vec<bool> = paths
+        .iter()
+        .zip(provs.iter())
+        .map(|(path, p)| path.canonicalize().is_ok_and(|c| c == p.root))
+        .collect();
+    for i in 0..provs.len() {
+        if !outside[i] {
+            continue;
+        }
+        let together: Vec<usize> = (0..provs.len())
+            .filter(|&j| outside[j] && provs[j].repo == provs[i].repo)
+            .collect();
+        let mut common = provs[i].root.clone();
+        for &j in &together {
+            while !provs[j].root.starts_with(&common) && common.pop() {}
+        }
+        for j in together {
+            provs[j].root = common.clone();
+        }
+    }
 }
 
 fn index_one(
@@ -236,7 +267,8 @@ fn index_one(
     pending_refs(store, prov, options, tally, &mut links)?;
     tally.deferred_time += deferred.elapsed();
     let linking = Instant::now();
-    let linked = crate::link::link(store, &prov.repo, links)?;
+    let program = crate::entry::Program::of(&prov.root);
+    let linked = crate::link::link(store, &prov.repo, links, &program)?;
     tally.linked.records += linked.records;
     tally.linked.explained_again += linked.explained_again;
     tally.link_time += linking.elapsed();

@@ -829,3 +829,139 @@ fn jdk_snippets_parse() {
 fn cargo_registry_snippets_parse() {
     check_snippets_parse(corpora::cargo());
 }
+
+/// The documentation of the record whose message is `message`.
+fn documentation_of<'a>(records: &'a [Value], message: &str) -> &'a str {
+    records
+        .iter()
+        .find(|r| r["errorMessage"] == message)
+        .unwrap_or_else(|| panic!("no record {message:?}"))["documentation"]
+        .as_str()
+        .unwrap()
+}
+
+#[test]
+fn the_way_in_from_outside_is_the_nearest_public_function_up_the_proven_calls() {
+    let s = Scratch::new();
+    // Python: `parse()` is the module's; `_check()` and `_inner()` are private to it. A call
+    // through another object's method of the same name is no proof, nor is a test.
+    s.write(
+        "tree/pkg/codec.py",
+        "def parse(text):\n    return _check(text)\n\n\ndef _check(text):\n    return _inner(text)\n\n\ndef _inner(text):\n    if not text:\n        raise ValueError(\"empty text for codec\")\n    return text\n\n\ndef _lonely(v):\n    if v < 0:\n        raise ValueError(\"negative lonely value\")\n",
+    );
+    s.write(
+        "tree/pkg/other.py",
+        "def run(obj):\n    return obj.holder._lonely(1)\n",
+    );
+    s.write(
+        "tree/tests/test_codec.py",
+        "from pkg import codec\n\n\ndef test_lonely():\n    codec._lonely(-1)\n",
+    );
+    // Go: an exported function of the package calls the unexported one bare.
+    s.write(
+        "tree/conf/load.go",
+        "package conf\n\nimport \"errors\"\n\nfunc Load(path string) error {\n\treturn readFile(path)\n}\n",
+    );
+    s.write(
+        "tree/conf/read.go",
+        "package conf\n\nimport \"errors\"\n\nfunc readFile(path string) error {\n\tif path == \"\" {\n\t\treturn errors.New(\"conf: no path to read\")\n\t}\n\treturn nil\n}\n",
+    );
+    // Java: a public method calls a private one of its class.
+    s.write(
+        "tree/src/Host.java",
+        "public class Host {\n    public static Host byName(String name) {\n        validate(name);\n        return new Host();\n    }\n\n    private static void validate(String name) {\n        if (name.indexOf('\\u0000') >= 0) {\n            throw new IllegalArgumentException(\"host name holds a NUL\");\n        }\n    }\n}\n",
+    );
+    // Rust: `pub fn` through a private helper.
+    s.write(
+        "tree/src/size.rs",
+        "pub fn chunks(n: usize) -> usize {\n    checked(n)\n}\n\nfn checked(n: usize) -> usize {\n    assert!(n > 0, \"chunk size must be above zero\");\n    n\n}\n",
+    );
+    s.ok(&["index", "tree", "--repo", "acme/ways"]);
+    let records = s.records();
+    let doc = documentation_of(&records, "empty text for codec");
+    assert!(
+        doc.contains("It is reached from `parse()` (pkg/codec.py:1, `def parse(text)`), which calls `_check()`, which calls `_inner()`."),
+        "{doc}"
+    );
+    let doc = documentation_of(&records, "negative lonely value");
+    assert!(!doc.contains("reached from"), "{doc}");
+    let doc = documentation_of(&records, "conf: no path to read");
+    assert!(
+        doc.contains("It is reached from `Load()` (conf/load.go:5"),
+        "{doc}"
+    );
+    let doc = documentation_of(&records, "host name holds a NUL");
+    assert!(
+        doc.contains("It is reached from `byName()` (src/Host.java:2, `public static Host byName(String name)`)"),
+        "{doc}"
+    );
+    let doc = documentation_of(&records, "chunk size must be above zero");
+    assert!(
+        doc.contains("It is reached from `chunks()` (src/size.rs:1"),
+        "{doc}"
+    );
+}
+
+#[test]
+fn a_site_in_a_command_s_file_names_the_command() {
+    let s = Scratch::new();
+    s.write(
+        "tool/package.json",
+        r#"{ "name": "tool", "bin": { "tool": "bin/tool.js" } }"#,
+    );
+    s.write(
+        "tool/lib/commands/cache/clean.js",
+        "const { parse } = require('../../utils/spec.js')\nclass Clean {\n  async exec (args) {\n    return parse(args[0])\n  }\n}\nmodule.exports = Clean\n",
+    );
+    s.write(
+        "tool/lib/commands/publish.js",
+        "class Publish {\n  async exec (args) {\n    if (!args.length) {\n      throw new Error('publish needs a folder to pack')\n    }\n  }\n}\nmodule.exports = Publish\n",
+    );
+    s.write(
+        "tool/lib/utils/spec.js",
+        "function parse (spec) {\n  return check(spec)\n}\nfunction check (spec) {\n  if (!spec) {\n    throw new Error('a package spec is required here')\n  }\n  return spec\n}\nmodule.exports = { parse }\n",
+    );
+    s.ok(&["index", "tool", "--repo", "acme/tool"]);
+    let records = s.records();
+    let doc = documentation_of(&records, "publish needs a folder to pack");
+    assert!(
+        doc.contains(
+            "It runs under the `tool publish` command, whose code is in lib/commands/publish.js."
+        ),
+        "{doc}"
+    );
+    // `parse` is called bare from another file: an import, which is not proof enough; its
+    // own file's call of `check` is.
+    let doc = documentation_of(&records, "a package spec is required here");
+    assert!(!doc.contains("runs under"), "{doc}");
+}
+
+#[test]
+fn folders_of_one_repository_outside_git_are_indexed_together() {
+    let s = Scratch::new();
+    s.write(
+        "jdk/java.base/java/net/A.java",
+        "class A {\n    void f() {\n        throw new IllegalStateException(\"a is closed now\");\n    }\n}\n",
+    );
+    s.write(
+        "jdk/java.sql/java/sql/B.java",
+        "class B {\n    void g() {\n        throw new IllegalStateException(\"b is closed now\");\n    }\n}\n",
+    );
+    s.ok(&[
+        "index",
+        "jdk/java.base",
+        "jdk/java.sql",
+        "--repo",
+        "acme/jdk",
+    ]);
+    let mut paths: Vec<String> = s
+        .records()
+        .iter()
+        .map(|r| r["filePath"].as_str().unwrap().to_owned())
+        .collect();
+    paths.sort();
+    assert_eq!(
+        paths,
+        ["java.base/java/net/A.java", "java.sql/java/sql/B.java"]
+    );
+}

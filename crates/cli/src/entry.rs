@@ -1,0 +1,384 @@
+//! The way in to a record's site from outside its project: the nearest function up the calls
+//! that the project declares for others to call (public, exported, `pub`), or the command of
+//! the project's program whose file the site or a function on the way is in.
+//!
+//! A call counts only where it is proven to reach the function: the name is defined in one
+//! file of the repository, or the call is in the file that defines it. Calls from tests do not
+//! count: they are not how a user gets there.
+
+use std::collections::HashSet;
+
+use errata_explain::{Entry, Function, Step};
+use errata_lang::Lang;
+use errata_store::{CallGraph, Definition, Via};
+
+/// Most calls walked up from the site's function.
+const MAX_DEPTH: usize = 4;
+/// Most functions looked at for one record.
+const MAX_VISITED: usize = 64;
+
+/// The program a repository installs, for the names of its commands (`npm`).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Program {
+    pub(crate) name: Option<String>,
+}
+
+impl Program {
+    /// The program of the repository at `root`: the `bin` of its `package.json`.
+    pub(crate) fn of(root: &std::path::Path) -> Program {
+        let name = std::fs::read_to_string(root.join("package.json"))
+            .ok()
+            .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
+            .and_then(|p| {
+                let package = p.get("name")?.as_str()?.to_owned();
+                match p.get("bin")? {
+                    serde_json::Value::String(_) => Some(package),
+                    serde_json::Value::Object(bins) if bins.contains_key(&package) => Some(package),
+                    serde_json::Value::Object(bins) => bins.keys().next().cloned(),
+                    _ => None,
+                }
+            })
+            .filter(|n| {
+                !n.is_empty()
+                    && n.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+            });
+        Program { name }
+    }
+
+    /// The command whose file `path` is (`lib/commands/trust/circleci.js` is `npm trust
+    /// circleci`), for a JavaScript or TypeScript program.
+    fn command(&self, path: &str) -> Option<String> {
+        let name = self.name.as_deref()?;
+        let (_, rest) = path.split_once("lib/commands/")?;
+        let rest = rest
+            .strip_suffix(".js")
+            .or_else(|| rest.strip_suffix(".ts"))
+            .or_else(|| rest.strip_suffix(".mjs"))?;
+        let words: Vec<&str> = rest.split('/').filter(|w| *w != "index").collect();
+        let plain = |w: &&str| {
+            !w.is_empty()
+                && w.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'))
+        };
+        (!words.is_empty() && words.iter().all(plain))
+            .then(|| format!("{name} {}", words.join(" ")))
+    }
+}
+
+/// The way in to the site of a record in `file`, in `function`; `None` when the function is
+/// itself the way in or none is proven.
+pub(crate) fn entry(
+    graph: &CallGraph,
+    program: &Program,
+    family: u8,
+    file: &str,
+    function: &Function,
+) -> Option<Entry> {
+    let lang = Lang::from_path(std::path::Path::new(file))?;
+    let js = matches!(lang, Lang::JavaScript | Lang::TypeScript);
+    if js {
+        if let Some(command) = program.command(file) {
+            return Some(Entry {
+                command: Some(command),
+                ..Entry::default()
+            });
+        }
+    }
+    let own = definition_at(graph, family, file, &function.name, function.line);
+    if own.is_some_and(|d| is_way_in(lang, file, &function.name, &d)) {
+        return None;
+    }
+    let mut visited: HashSet<(String, String)> = HashSet::new();
+    visited.insert((file.to_owned(), function.name.clone()));
+    // Each item: a function that calls the one before it, and the steps below it.
+    let mut frontier: Vec<(String, String, u32, Vec<Step>)> =
+        callers(graph, lang, family, file, &function.name, &[])
+            .into_iter()
+            .filter(|c| visited.insert((c.0.clone(), c.1.clone())))
+            .collect();
+    for _ in 0..MAX_DEPTH {
+        let mut next = Vec::new();
+        let mut found: Vec<(Option<String>, Vec<Step>)> = Vec::new();
+        for (file, name, call_line, below) in frontier {
+            if visited.len() >= MAX_VISITED {
+                break;
+            }
+            let Some(def) = definition_at(graph, family, &file, &name, call_line) else {
+                continue;
+            };
+            let mut chain = vec![Step {
+                function: name.clone(),
+                file: file.clone(),
+                line: def.line,
+                signature: def.signature.to_owned(),
+            }];
+            chain.extend(below.iter().cloned());
+            if js {
+                if let Some(command) = program.command(&file) {
+                    found.push((Some(command), chain));
+                    continue;
+                }
+            } else if is_way_in(lang, &file, &name, &def) {
+                found.push((None, chain));
+                continue;
+            }
+            for c in callers(graph, lang, family, &file, &name, &chain) {
+                if visited.insert((c.0.clone(), c.1.clone())) {
+                    next.push(c);
+                }
+            }
+        }
+        if !found.is_empty() {
+            return Some(ways_in(found));
+        }
+        if next.is_empty() {
+            break;
+        }
+        frontier = next;
+    }
+    None
+}
+
+/// Most other ways in an entry names.
+const MAX_ALSO: usize = 3;
+
+/// The entry of the ways in found at one depth: the first with its chain, the others by name.
+fn ways_in(found: Vec<(Option<String>, Vec<Step>)>) -> Entry {
+    let mut found = found.into_iter();
+    let (command, chain) = found.next().expect("ways_in is given one at least");
+    let first = command
+        .clone()
+        .unwrap_or_else(|| format!("{}()", chain[0].function));
+    let mut names: Vec<String> = Vec::new();
+    for (c, chain) in found {
+        let name = c.unwrap_or_else(|| format!("{}()", chain[0].function));
+        if name != first && !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    let more = names.len().saturating_sub(MAX_ALSO);
+    names.truncate(MAX_ALSO);
+    Entry {
+        command,
+        chain,
+        also: names,
+        more,
+    }
+}
+
+/// The calls proven to reach the function `name` of `file`, outside tests, each as the file
+/// and function it is in, its line, and `chain`.
+fn callers(
+    graph: &CallGraph,
+    lang: Lang,
+    family: u8,
+    file: &str,
+    name: &str,
+    chain: &[Step],
+) -> Vec<(String, String, u32, Vec<Step>)> {
+    graph
+        .calls_of(name, family)
+        .filter(|c| !(c.in_tests || (c.file == file && c.caller == name)))
+        .filter(|c| reaches(lang, c.file, c.via, file))
+        .map(|c| {
+            (
+                c.file.to_owned(),
+                c.caller.to_owned(),
+                c.line,
+                chain.to_vec(),
+            )
+        })
+        .collect()
+}
+
+/// Whether a call in `from`, naming its callee `via`, is proven to reach the function of that
+/// name defined in `to`: bare or through `self`/`this` in the same file; bare in the same Go
+/// package; through the name of the module, class or package that `to` is (`ssl.f()` of
+/// ssl.py, `Paths.get()` of Paths.java, `strconv.Atoi()` of strconv/atoi.go, `read_buf::f()`).
+/// A call through any other receiver may reach another type's method of the same name.
+fn reaches(lang: Lang, from: &str, via: Via<'_>, to: &str) -> bool {
+    let folder = |p: &str| p.rsplit_once('/').map_or("", |(d, _)| d).to_owned();
+    match via {
+        Via::Bare => from == to || (lang == Lang::Go && folder(from) == folder(to)),
+        Via::Own => from == to,
+        Via::Qualified(q) => {
+            let stem = to
+                .rsplit('/')
+                .next()
+                .and_then(|n| n.split('.').next())
+                .unwrap_or("");
+            let dir = folder(to);
+            let dir = dir.rsplit('/').next().unwrap_or("");
+            q == stem || (matches!(lang, Lang::Go | Lang::Rust) && q == dir)
+        }
+        Via::Other => false,
+    }
+}
+
+/// The definition of `name` in `file` that holds `line`: the last one that starts at or above
+/// it.
+fn definition_at<'a>(
+    graph: &'a CallGraph,
+    family: u8,
+    file: &str,
+    name: &str,
+    line: u32,
+) -> Option<Definition<'a>> {
+    graph
+        .definitions_in(name, family, file)
+        .filter(|d| d.line <= line)
+        .max_by_key(|d| d.line)
+}
+
+/// Whether code outside the project may call the function `name` defined by `def` in `file`:
+/// by the language's own rule of what a module offers (Python's leading underscore, Go's
+/// capital letter, Java's `public`, Rust's `pub`), outside folders the language keeps to the
+/// project (`internal`, the JDK's `sun` and `jdk.internal`). JavaScript declares its exports
+/// apart from its functions: there, only a command is a way in.
+fn is_way_in(lang: Lang, file: &str, name: &str, def: &Definition<'_>) -> bool {
+    if def.nested || errata_model::is_test_path(file) {
+        return false;
+    }
+    let (dirs, file_name) = file.rsplit_once('/').unwrap_or(("", file));
+    let dirs: Vec<&str> = dirs.split('/').collect();
+    let sig = def.signature.trim_start();
+    match lang {
+        Lang::Python => {
+            let stem = file_name.strip_suffix(".py").unwrap_or(file_name);
+            !name.starts_with('_')
+                && !dirs.iter().any(|d| d.starts_with('_'))
+                && (!stem.starts_with('_') || stem == "__init__")
+        }
+        Lang::Go => {
+            let exported = |n: &str| n.starts_with(|c: char| c.is_ascii_uppercase());
+            let receiver_exported = match sig.strip_prefix("func (") {
+                Some(rest) => rest
+                    .split(')')
+                    .next()
+                    .and_then(|r| r.split_whitespace().last())
+                    .map(|t| t.trim_start_matches('*'))
+                    .map(|t| t.split('[').next().unwrap_or(t))
+                    .is_some_and(exported),
+                None => true,
+            };
+            exported(name)
+                && receiver_exported
+                && !dirs.iter().any(|d| *d == "internal" || *d == "cmd")
+        }
+        Lang::Java => {
+            let modifiers = sig.split('(').next().unwrap_or(sig);
+            modifiers
+                .split_whitespace()
+                .any(|w| w == "public" || w == "protected")
+                && !dirs
+                    .iter()
+                    .any(|d| matches!(*d, "internal" | "sun" | "impl"))
+        }
+        Lang::Rust => {
+            let public = sig.strip_prefix("pub ").is_some_and(|rest| {
+                rest.split_whitespace()
+                    .take_while(|w| *w != "fn")
+                    .all(|w| matches!(w, "async" | "const" | "unsafe" | "extern" | "\"C\""))
+                    && rest.contains("fn ")
+            });
+            public
+                && !dirs
+                    .iter()
+                    .any(|d| matches!(*d, "tests" | "benches" | "examples"))
+        }
+        Lang::JavaScript | Lang::TypeScript => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn def(signature: &str) -> Definition<'_> {
+        Definition {
+            file: "",
+            line: 1,
+            nested: false,
+            signature,
+        }
+    }
+
+    #[test]
+    fn each_language_says_what_it_offers_outside() {
+        let py = |f: &str, n: &str| is_way_in(Lang::Python, f, n, &def("def f(x)"));
+        assert!(py("lib/ssl.py", "match_hostname"));
+        assert!(!py("lib/ssl.py", "_dnsname_match"));
+        assert!(!py("lib/_pydecimal.py", "localcontext"));
+        assert!(!py("lib/_private/x.py", "f"));
+        assert!(py("lib/pkg/__init__.py", "f"));
+        let go = |f: &str, n: &str, s: &str| is_way_in(Lang::Go, f, n, &def(s));
+        assert!(go(
+            "go/types/check.go",
+            "NewChecker",
+            "func NewChecker(conf *Config)"
+        ));
+        assert!(!go(
+            "go/types/version.go",
+            "parseGoVersion",
+            "func parseGoVersion(s string)"
+        ));
+        assert!(!go(
+            "net/http/h2.go",
+            "Read",
+            "func (cs *clientStream) Read(p []byte)"
+        ));
+        assert!(go(
+            "net/http/c.go",
+            "Do",
+            "func (c *Client) Do(req *Request)"
+        ));
+        assert!(!go(
+            "cmd/go/internal/base/env.go",
+            "AppendPWD",
+            "func AppendPWD(base []string, dir string) []string"
+        ));
+        let java = |f: &str, s: &str| is_way_in(Lang::Java, f, "m", &def(s));
+        assert!(java(
+            "java.base/java/net/InetAddress.java",
+            "public static InetAddress getByName(String host)"
+        ));
+        assert!(!java(
+            "java.base/java/net/InetAddress.java",
+            "private static void validate(String host)"
+        ));
+        assert!(!java(
+            "java.base/sun/nio/fs/UnixUriUtils.java",
+            "public static Path fromUri(UnixFileSystem fs, URI uri)"
+        ));
+        let rust = |s: &str| is_way_in(Lang::Rust, "src/io/read_buf.rs", "m", &def(s));
+        assert!(rust(
+            "pub fn initialize_unfilled_to(&mut self, n: usize) -> &mut [u8]"
+        ));
+        assert!(rust("pub async fn connect(addr: A)"));
+        assert!(!rust("pub(crate) fn from_rustc_target(s: &str)"));
+        assert!(!rust("fn helper()"));
+        let nested = Definition {
+            nested: true,
+            ..def("def inner()")
+        };
+        assert!(!is_way_in(Lang::Python, "lib/a.py", "inner", &nested));
+    }
+
+    #[test]
+    fn a_command_file_names_its_command() {
+        let npm = Program {
+            name: Some("npm".into()),
+        };
+        assert_eq!(
+            npm.command("lib/commands/trust/circleci.js").as_deref(),
+            Some("npm trust circleci")
+        );
+        assert_eq!(
+            npm.command("lib/commands/install.js").as_deref(),
+            Some("npm install")
+        );
+        assert_eq!(npm.command("lib/utils/queryable.js"), None);
+        assert_eq!(Program::default().command("lib/commands/install.js"), None);
+    }
+}
