@@ -8,7 +8,7 @@
 
 use std::collections::HashSet;
 
-use errata_explain::{Entry, Function, Step};
+use errata_explain::{Entry, Function, Step, Way};
 use errata_lang::Lang;
 use errata_store::{CallGraph, Definition, Via};
 
@@ -150,11 +150,15 @@ fn ways_in(found: Vec<(Option<String>, Vec<Step>)>) -> Entry {
     let first = command
         .clone()
         .unwrap_or_else(|| format!("{}()", chain[0].function));
-    let mut names: Vec<String> = Vec::new();
-    for (c, chain) in found {
-        let name = c.unwrap_or_else(|| format!("{}()", chain[0].function));
-        if name != first && !names.contains(&name) {
-            names.push(name);
+    let mut names: Vec<Way> = Vec::new();
+    for (c, mut chain) in found {
+        let top = chain.swap_remove(0);
+        let name = c.unwrap_or_else(|| format!("{}()", top.function));
+        if name != first && !names.iter().any(|w| w.name == name) {
+            names.push(Way {
+                name,
+                file: top.file,
+            });
         }
     }
     let more = names.len().saturating_sub(MAX_ALSO);
@@ -237,7 +241,13 @@ fn definition_at<'a>(
 /// project (`internal`, the JDK's `sun` and `jdk.internal`). JavaScript declares its exports
 /// apart from its functions: there, only a command is a way in.
 fn is_way_in(lang: Lang, file: &str, name: &str, def: &Definition<'_>) -> bool {
-    if def.nested || errata_model::is_test_path(file) {
+    // A test or benchmark in the code's own files (`mod tests`, `fn bench_x`) is not a way in.
+    let lower = name.to_ascii_lowercase();
+    if def.nested
+        || errata_model::is_test_path(file)
+        || lower.contains("test")
+        || lower.starts_with("bench")
+    {
         return false;
     }
     let (dirs, file_name) = file.rsplit_once('/').unwrap_or(("", file));

@@ -242,14 +242,22 @@ fn relink(
             None => Vec::new(),
         },
     };
-    let found_handlers: Vec<Reference> = match handled_name(item.record.error_class.as_deref()) {
-        Some(name) => handlers(index, &name, fam, &found_callers),
-        None => Vec::new(),
-    };
     let found_tests = tests_of(index, &item.record, &facts, fam, single);
     let found_entry = match (&facts.function, own_class) {
         (Some(f), None) => entry::entry(ways.graph, ways.program, fam, &item.record.file_path, f),
         _ => None,
+    };
+    let found_handlers: Vec<Reference> = match handled_name(item.record.error_class.as_deref()) {
+        // A sentinel is one value, and a class whose own text this record is has only this
+        // error: whatever tests for it handles this error.
+        Some(name) if sentinel.is_some() || own_class.is_some() => index
+            .get(RefKind::Handler, &name, fam)
+            .iter()
+            .take(MAX_LINKS)
+            .map(|h| reference(h, true))
+            .collect(),
+        Some(name) => handlers(index, &name, fam, &found_callers, found_entry.as_ref()),
+        None => Vec::new(),
     };
     if facts.callers == found_callers
         && facts.handlers == found_handlers
@@ -471,54 +479,30 @@ fn creations(index: &RefIndex, class: &str, fam: u8, file: &str) -> Vec<Referenc
         .collect()
 }
 
-/// The handlers of a class. A class caught all over the repository (`ValueError`,
-/// `IllegalStateException`) is caught for many reasons: only the handlers in the functions
-/// that call the record's function are about this error.
-/// Classes of the language itself that any code raises: a handler of one elsewhere is
-/// about its own code, unless it is in a caller of the record's function.
-const BUILTIN_CLASSES: &[&str] = &[
-    "ValueError",
-    "TypeError",
-    "KeyError",
-    "IndexError",
-    "AttributeError",
-    "RuntimeError",
-    "AssertionError",
-    "OSError",
-    "IOError",
-    "NotImplementedError",
-    "LookupError",
-    "StopIteration",
-    "EOFError",
-    "UnicodeError",
-    "UnicodeDecodeError",
-    "OverflowError",
-    "IllegalArgumentException",
-    "IllegalStateException",
-    "NullPointerException",
-    "UnsupportedOperationException",
-    "IndexOutOfBoundsException",
-    "IOException",
-    "NumberFormatException",
-    "RangeError",
-    "SyntaxError",
-    "ReferenceError",
-];
-
-fn handlers(index: &RefIndex, class: &str, fam: u8, callers: &[Reference]) -> Vec<Reference> {
-    let all = index.get(RefKind::Handler, class, fam);
-    let files = if BUILTIN_CLASSES.contains(&class) || GENERIC_CLASSES.contains(&class) {
-        usize::MAX
-    } else {
-        index.files(RefKind::Handler, class, fam)
+/// The handlers of `class` in the functions that call the site's (`callers`) or are on the way
+/// in to it: a handler of the class elsewhere may catch another raise of it.
+fn handlers(
+    index: &RefIndex,
+    class: &str,
+    fam: u8,
+    callers: &[Reference],
+    entry: Option<&errata_explain::Entry>,
+) -> Vec<Reference> {
+    let on_the_way = |h: &Found| {
+        h.function.is_some()
+            && (callers
+                .iter()
+                .any(|c| c.file == h.file && c.function == h.function)
+                || entry.is_some_and(|e| {
+                    e.chain
+                        .iter()
+                        .any(|s| s.file == h.file && h.function.as_deref() == Some(&s.function))
+                }))
     };
-    all.iter()
-        .filter(|h| {
-            files <= MAX_HANDLER_FILES
-                || callers
-                    .iter()
-                    .any(|c| c.file == h.file && c.function.is_some() && c.function == h.function)
-        })
+    index
+        .get(RefKind::Handler, class, fam)
+        .iter()
+        .filter(|h| on_the_way(h))
         .take(MAX_LINKS)
         .map(|h| reference(h, true))
         .collect()

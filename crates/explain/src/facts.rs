@@ -57,7 +57,7 @@ pub struct Entry {
     pub chain: Vec<Step>,
     /// Other ways in as near as the first: commands when it is a command, else functions.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub also: Vec<String>,
+    pub also: Vec<Way>,
     /// How many more there are past `also`.
     #[serde(skip_serializing_if = "is_zero")]
     pub more: usize,
@@ -65,6 +65,14 @@ pub struct Entry {
 
 fn is_zero(n: &usize) -> bool {
     *n == 0
+}
+
+/// Another way in: a command (`npm unpublish`) or a function (`Sign()`), and the file of its code.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Way {
+    pub name: String,
+    pub file: String,
 }
 
 /// A function on the way from outside to a site.

@@ -609,7 +609,11 @@ fn way_in(site: &Site<'_>) -> String {
         .map(|c| format!("calls {c}"))
         .collect::<Vec<_>>()
         .join(", which ");
-    let mut also: Vec<String> = entry.also.iter().map(|a| ticked(a)).collect();
+    let mut also: Vec<String> = entry
+        .also
+        .iter()
+        .map(|a| format!("{} ({})", ticked(&a.name), a.file))
+        .collect();
     if entry.more > 0 {
         also.push(format!("{} more", entry.more));
     }

@@ -563,13 +563,19 @@ fn check_grounded(c: Option<&Indexed>, step: usize) {
             .or_insert_with(|| file_words(&c.root.join(file)));
         // A name from another file: a caller or handler the facts name. Looked up in the
         // files the record's fields mention.
-        let others: HashSet<String> = format!("{} {}", r["solutions"], r["triggerScenarios"])
-            .split(|c: char| c.is_whitespace() || c == '(' || c == '"')
-            .filter_map(|w| w.split(':').next())
-            .filter(|w| w.contains('.') && c.root.join(w).is_file())
-            .flat_map(|w| file_words(&c.root.join(w)))
-            .collect();
-        let corpus = |w: &str| others.contains(w);
+        let others: HashSet<String> = format!(
+            "{} {} {}",
+            r["solutions"], r["triggerScenarios"], r["documentation"]
+        )
+        .split(|c: char| c.is_whitespace() || c == '(' || c == '"')
+        .filter_map(|w| w.split(':').next())
+        .map(|w| w.trim_end_matches(['.', ',', ';', ')']))
+        .filter(|w| w.contains('.') && c.root.join(w).is_file())
+        .flat_map(|w| file_words(&c.root.join(w)))
+        .collect();
+        // A command's program is named by the package's manifest (its `bin`).
+        let manifest = file_words(&c.root.join("package.json"));
+        let corpus = |w: &str| others.contains(w) || manifest.contains(w);
         for (field, prose) in [("documentation", true), ("validationCode", false)] {
             let bad = unknown_names(r[field].as_str().unwrap(), prose, own, &corpus);
             if !bad.is_empty() {
