@@ -210,6 +210,28 @@ fn reads_parameter(site: &Site<'_>) -> bool {
         })
 }
 
+/// Whether the value a Rust `.expect(…)` unwraps is computed from a parameter of the function.
+fn unwraps_parameter(site: &Site<'_>) -> bool {
+    let (Some(u), Some(f)) = (&site.facts.unwrapped, &site.facts.function) else {
+        return false;
+    };
+    u.value
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .any(|w| f.parameters.iter().any(|p| p.name == w && w != "self"))
+}
+
+/// Whether the function's doc comment says when it panics: a condition its callers must meet.
+fn documents_panics(site: &Site<'_>) -> bool {
+    site.lang == errata_lang::Lang::Rust
+        && site
+            .facts
+            .function
+            .as_ref()
+            .and_then(|f| f.doc.as_deref())
+            .and_then(|d| crate::docs::on_error(d, site.lang, site.class, site.error_type))
+            .is_some()
+}
+
 /// Whether a network failure is one that passes: a timeout, a refused or reset connection, a
 /// service that is unavailable for now.
 fn is_transient(site: &Site<'_>) -> bool {
@@ -235,7 +257,9 @@ fn is_transient(site: &Site<'_>) -> bool {
 
 pub(crate) fn handling_strategy(site: &Site<'_>, bg: BackgroundTag) -> HandlingStrategy {
     match site.error_type {
-        ErrorType::Panic | ErrorType::Assertion if reads_parameter(site) => {
+        ErrorType::Panic | ErrorType::Assertion
+            if reads_parameter(site) || unwraps_parameter(site) || documents_panics(site) =>
+        {
             return HandlingStrategy::FixInput
         }
         ErrorType::Panic | ErrorType::Assertion => return HandlingStrategy::FixCode,

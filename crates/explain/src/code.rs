@@ -791,6 +791,10 @@ pub(crate) fn type_guard(site: &Site<'_>) -> String {
             }
             _ => format!("func isThisError(err error) bool {{\n\treturn err != nil && strings.Contains(err.Error(), {frag})\n}}"),
         },
+        // A panic reaches `catch_unwind` as its payload: the message's `String` or `&str`.
+        Lang::Rust if matches!(site.error_type, ErrorType::Panic | ErrorType::Assertion) => format!(
+            "fn is_this_panic(payload: &(dyn std::any::Any + Send)) -> bool {{\n    let text = payload\n        .downcast_ref::<String>()\n        .map(String::as_str)\n        .or_else(|| payload.downcast_ref::<&str>().copied())\n        .unwrap_or_default();\n    text.contains({frag})\n}}"
+        ),
         Lang::Rust => match site.class.filter(|c| {
             // `Enum::Variant`, not a module path to a type (`io::Error`).
             c.rsplit_once("::").is_some_and(|(head, _)| {
@@ -908,7 +912,7 @@ pub(crate) fn try_catch(site: &Site<'_>, strategy: HandlingStrategy) -> String {
         Lang::Rust => match site.error_type {
             ErrorType::Panic | ErrorType::Assertion => {
                 let body = the_call.unwrap_or_else(|| format!("/* the code that reaches {} */", reaches()));
-                format!("let result = std::panic::catch_unwind(|| {{\n    {body}\n}});\nif result.is_err() {{\n    {handle}\n}}")
+                format!("let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {{\n    {body}\n}}));\nif let Err(payload) = result {{\n    if !is_this_panic(&*payload) {{\n        std::panic::resume_unwind(payload);\n    }}\n    {handle}\n}}")
             }
             _ => match the_call {
                 Some(call) => format!("if let Err(e) = {call} {{\n    if is_this_error(&e) {{\n        {handle}\n    }}\n}}"),

@@ -30,6 +30,10 @@ pub struct Facts {
     /// comment markers: what the author says about this error.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub comment: Option<String>,
+    /// When the site is a Rust `.expect(…)` (or `.expect_err(…)`): the value it unwraps, which
+    /// panics only when it is an `Err` or `None` (an `Ok` for `expect_err`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unwrapped: Option<Unwrapped>,
     /// Calls of the enclosing function in the repository (filled once the whole tree is read).
     pub callers: Vec<Reference>,
     /// Places that catch or test for this error (filled once the whole tree is read).
@@ -42,6 +46,17 @@ pub struct Facts {
     /// or the command the site runs under (filled once the whole tree is read).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub entry: Option<Entry>,
+}
+
+/// The value a Rust `.expect(…)` unwraps.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Unwrapped {
+    /// Its expression (`config.get("name")`).
+    pub value: String,
+    /// `expect_err`: it panics when the value is an `Ok`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub ok_panics: bool,
 }
 
 /// The way in to a site from outside its project.

@@ -43,7 +43,7 @@ mod prose;
 
 pub use facts::{
     Binding, Branch, Condition, ConditionKind, ConfigRead, ConfigSource, Context, Effect, Entry,
-    Facts, Function, Helper, Parameter, Reference, State, Step, Way, Write,
+    Facts, Function, Helper, Parameter, Reference, State, Step, Unwrapped, Way, Write,
 };
 
 use errata_lang::Lang;

@@ -469,6 +469,9 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
             if guards.len() == 1 { "s" } else { "" }
         ));
     }
+    if let Some(u) = &facts.unwrapped {
+        doc.push_str(&format!(" It panics when {}.", unwrap_failure(u)));
+    }
     let passed: Vec<String> = facts
         .passed_checks()
         .take(3)
@@ -699,6 +702,19 @@ fn handler_of<'a>(site: &Site<'a>) -> Option<(&'a str, u32)> {
     })
 }
 
+/// When the value a Rust `.expect(…)` unwraps fails it: "`x` is an `Err` or `None`".
+fn unwrap_failure(u: &crate::Unwrapped) -> String {
+    format!(
+        "`{}` is {}",
+        u.value.replace('`', "'"),
+        if u.ok_panics {
+            "an `Ok`"
+        } else {
+            "an `Err` or `None`"
+        }
+    )
+}
+
 pub(crate) fn trigger_scenarios(site: &Site<'_>) -> String {
     let facts = site.facts;
     if let Some((class, how)) = own_text(site) {
@@ -735,6 +751,17 @@ pub(crate) fn trigger_scenarios(site: &Site<'_>) -> String {
         out.push_str(&format!(
             " {} it when the code of the `try` before `{clause}` (line {line}) fails{}.",
             verb(site).present,
+            if guards.is_empty() {
+                String::new()
+            } else {
+                format!(" and {} hold", and_list(&guards))
+            }
+        ));
+    } else if let Some(u) = &facts.unwrapped {
+        out.push_str(&format!(
+            " panics with it at line {} when {}{}.",
+            site.line,
+            unwrap_failure(u),
             if guards.is_empty() {
                 String::new()
             } else {
@@ -1046,6 +1073,25 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
         HandlingStrategy::FailFast => {
             "Let the program stop, and fix the cause the message names before running again."
                 .to_owned()
+        }
+        HandlingStrategy::FixInput
+            if matches!(site.error_type, ErrorType::Panic | ErrorType::Assertion) =>
+        {
+            match site
+                .facts
+                .function
+                .as_ref()
+                .and_then(|f| f.doc.as_deref())
+                .and_then(|d| docs::on_error(d, site.lang, site.class, site.error_type))
+            {
+                Some(text) => format!(
+                    "Meet what the doc comment of {fname} asks before calling it: \"{}\"",
+                    quote(&text)
+                ),
+                None => format!(
+                    "Give {fname} only arguments it accepts: on others it stops the program instead of returning an error."
+                ),
+            }
         }
         _ if site.facts.function.is_none() => format!(
             "Catch it around the code that imports or runs {} (see tryCatchPattern).",

@@ -17,7 +17,7 @@ use std::collections::HashMap;
 
 use errata_explain::{
     Binding, Branch, Condition, ConditionKind, ConfigRead, ConfigSource, Context, Effect, Facts,
-    Function, Parameter, State, Write,
+    Function, Parameter, State, Unwrapped, Write,
 };
 use errata_lang::Lang;
 use tree_sitter::Node;
@@ -140,6 +140,7 @@ impl<'t, 's> FileFacts<'t, 's> {
         if let Some(c) = self.assertion(path[last]) {
             facts.conditions.push(c);
         }
+        facts.unwrapped = self.unwrapped(path[last]);
         let line = path[last].start_position().row as u32 + 1;
         let params: Vec<&str> = facts
             .function
@@ -973,6 +974,26 @@ impl<'t, 's> FileFacts<'t, 's> {
     /// What makes an assertion fail, as the condition under which the site runs: `not (x)`
     /// of Python's and Java's `assert x`, `!(x)` of Rust's `assert!(x, …)`, `a != b` of
     /// `assert_eq!(a, b)`.
+    /// The value a Rust `x.expect("…")` site unwraps.
+    fn unwrapped(&self, site: Node<'_>) -> Option<Unwrapped> {
+        if site.kind() != "call_expression" {
+            return None;
+        }
+        let func = site.child_by_field_name("function")?;
+        if func.kind() != "field_expression" {
+            return None;
+        }
+        let method = crate::text::text(func.child_by_field_name("field")?, self.src);
+        if !matches!(method, "expect" | "expect_err") {
+            return None;
+        }
+        let value = func.child_by_field_name("value")?;
+        Some(Unwrapped {
+            value: clip(squash(crate::text::text(value, self.src).trim())),
+            ok_panics: method == "expect_err",
+        })
+    }
+
     fn assertion(&self, site: Node<'_>) -> Option<Condition> {
         let py = self.syn.python;
         let line = site.start_position().row as u32 + 1;
