@@ -86,7 +86,8 @@ impl Links {
     /// the functions that hold a record (unless the files already parsed define that name more
     /// than [`MAX_DEFINITIONS`] times or call it from more than [`MAX_CALLER_FILES`], when its
     /// calls count for nothing), the classes handlers catch (unless already handled in more
-    /// than [`MAX_HANDLER_FILES`], when only handlers inside callers count), and Go sentinels.
+    /// than [`MAX_HANDLER_FILES`]: the handlers that count are in callers, whose files are
+    /// wanted for their calls), and Go sentinels.
     /// A file that names none of them, as a call or definition for a function and as a word
     /// for the rest, would add no caller and no handler.
     pub(crate) fn wanted(&self) -> WantedNames {
@@ -247,16 +248,17 @@ fn relink(
         (Some(f), None) => entry::entry(ways.graph, ways.program, fam, &item.record.file_path, f),
         _ => None,
     };
+    // A sentinel is one value, and a class whose own text this record is has only this
+    // error: whatever tests for it handles this error. Any other class may be raised elsewhere.
+    let only_on_the_way = sentinel.is_none() && own_class.is_none();
     let found_handlers: Vec<Reference> = match handled_name(item.record.error_class.as_deref()) {
-        // A sentinel is one value, and a class whose own text this record is has only this
-        // error: whatever tests for it handles this error.
-        Some(name) if sentinel.is_some() || own_class.is_some() => index
+        Some(name) => index
             .get(RefKind::Handler, &name, fam)
             .iter()
+            .filter(|h| !only_on_the_way || on_the_way(h, &found_callers, found_entry.as_ref()))
             .take(MAX_LINKS)
             .map(|h| reference(h, true))
             .collect(),
-        Some(name) => handlers(index, &name, fam, &found_callers, found_entry.as_ref()),
         None => Vec::new(),
     };
     if facts.callers == found_callers
@@ -479,33 +481,20 @@ fn creations(index: &RefIndex, class: &str, fam: u8, file: &str) -> Vec<Referenc
         .collect()
 }
 
-/// The handlers of `class` in the functions that call the site's (`callers`) or are on the way
+/// Whether the handler `h` is in a function that calls the site's (`callers`) or is on the way
 /// in to it: a handler of the class elsewhere may catch another raise of it.
-fn handlers(
-    index: &RefIndex,
-    class: &str,
-    fam: u8,
-    callers: &[Reference],
-    entry: Option<&errata_explain::Entry>,
-) -> Vec<Reference> {
-    let on_the_way = |h: &Found| {
-        h.function.is_some()
-            && (callers
-                .iter()
-                .any(|c| c.file == h.file && c.function == h.function)
-                || entry.is_some_and(|e| {
-                    e.chain
-                        .iter()
-                        .any(|s| s.file == h.file && h.function.as_deref() == Some(&s.function))
-                }))
+fn on_the_way(h: &Found, callers: &[Reference], entry: Option<&errata_explain::Entry>) -> bool {
+    let Some(function) = h.function.as_deref() else {
+        return false;
     };
-    index
-        .get(RefKind::Handler, class, fam)
+    callers
         .iter()
-        .filter(|h| on_the_way(h))
-        .take(MAX_LINKS)
-        .map(|h| reference(h, true))
-        .collect()
+        .any(|c| c.file == h.file && c.function.as_deref() == Some(function))
+        || entry.is_some_and(|e| {
+            e.chain
+                .iter()
+                .any(|s| s.file == h.file && s.function == function)
+        })
 }
 
 /// The family of a file ([`Lang::family`]): only references from files of the record's

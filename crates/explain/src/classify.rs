@@ -222,14 +222,7 @@ fn unwraps_parameter(site: &Site<'_>) -> bool {
 
 /// Whether the function's doc comment says when it panics: a condition its callers must meet.
 fn documents_panics(site: &Site<'_>) -> bool {
-    site.lang == errata_lang::Lang::Rust
-        && site
-            .facts
-            .function
-            .as_ref()
-            .and_then(|f| f.doc.as_deref())
-            .and_then(|d| crate::docs::on_error(d, site.lang, site.class, site.error_type))
-            .is_some()
+    site.lang == errata_lang::Lang::Rust && crate::docs::of_site(site).is_some()
 }
 
 /// Whether a network failure is one that passes: a timeout, a refused or reset connection, a

@@ -59,6 +59,12 @@ pub(crate) fn on_error(
     (text.split_whitespace().count() >= 2).then(|| sentences(&text, MAX_QUOTE))
 }
 
+/// What the doc comment of the site's function says about its error ([`on_error`]).
+pub(crate) fn of_site(site: &crate::Site<'_>) -> Option<String> {
+    let doc = site.facts.function.as_ref()?.doc.as_deref()?;
+    on_error(doc, site.lang, site.class, site.error_type)
+}
+
 /// A comment above a raise, as one line, when it has words in it.
 pub(crate) fn comment(text: &str) -> Option<String> {
     let text = clean(&text.lines().map(str::trim).collect::<Vec<_>>().join(" "));

@@ -296,8 +296,7 @@ fn own_words(site: &Site<'_>) -> String {
     let f = site.facts.function.as_ref();
     let doc = f.and_then(|f| f.doc.as_deref());
     let fname = function_ref(site);
-    if let Some(text) = doc.and_then(|d| docs::on_error(d, site.lang, site.class, site.error_type))
-    {
+    if let Some(text) = docs::of_site(site) {
         let about = match (site.lang, site.error_type, site.class) {
             (Lang::Rust, ErrorType::Panic | ErrorType::Assertion, _) => "its panics".to_owned(),
             (Lang::Rust | Lang::Go, _, _) => "its errors".to_owned(),
@@ -1077,13 +1076,7 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
         HandlingStrategy::FixInput
             if matches!(site.error_type, ErrorType::Panic | ErrorType::Assertion) =>
         {
-            match site
-                .facts
-                .function
-                .as_ref()
-                .and_then(|f| f.doc.as_deref())
-                .and_then(|d| docs::on_error(d, site.lang, site.class, site.error_type))
-            {
+            match docs::of_site(site) {
                 Some(text) => format!(
                     "Meet what the doc comment of {fname} asks before calling it: \"{}\"",
                     quote(&text)

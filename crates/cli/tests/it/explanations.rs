@@ -555,6 +555,8 @@ fn check_grounded(c: Option<&Indexed>, step: usize) {
     let mut checked = 0;
     let mut seen_files: HashMap<String, HashSet<String>> = HashMap::new();
     let mut failures = Vec::new();
+    // A command's program is named by the package's manifest (its `bin`).
+    let manifest = file_words(&c.root.join("package.json"));
     for line in lines.iter().step_by(step) {
         let r = &line["record"];
         let file = r["filePath"].as_str().unwrap();
@@ -573,8 +575,6 @@ fn check_grounded(c: Option<&Indexed>, step: usize) {
         .filter(|w| w.contains('.') && c.root.join(w).is_file())
         .flat_map(|w| file_words(&c.root.join(w)))
         .collect();
-        // A command's program is named by the package's manifest (its `bin`).
-        let manifest = file_words(&c.root.join("package.json"));
         let corpus = |w: &str| others.contains(w) || manifest.contains(w);
         for (field, prose) in [("documentation", true), ("validationCode", false)] {
             let bad = unknown_names(r[field].as_str().unwrap(), prose, own, &corpus);

@@ -971,9 +971,6 @@ impl<'t, 's> FileFacts<'t, 's> {
             .collect()
     }
 
-    /// What makes an assertion fail, as the condition under which the site runs: `not (x)`
-    /// of Python's and Java's `assert x`, `!(x)` of Rust's `assert!(x, …)`, `a != b` of
-    /// `assert_eq!(a, b)`.
     /// The value a Rust `x.expect("…")` site unwraps.
     fn unwrapped(&self, site: Node<'_>) -> Option<Unwrapped> {
         if site.kind() != "call_expression" {
@@ -994,6 +991,9 @@ impl<'t, 's> FileFacts<'t, 's> {
         })
     }
 
+    /// What makes an assertion fail, as the condition under which the site runs: `not (x)`
+    /// of Python's and Java's `assert x`, `!(x)` of Rust's `assert!(x, …)`, `a != b` of
+    /// `assert_eq!(a, b)`.
     fn assertion(&self, site: Node<'_>) -> Option<Condition> {
         let py = self.syn.python;
         let line = site.start_position().row as u32 + 1;
