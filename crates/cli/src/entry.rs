@@ -171,6 +171,24 @@ fn ways_in(found: Vec<(Option<String>, Vec<Step>)>) -> Entry {
     }
 }
 
+/// Whether `name` is that of a test or benchmark in the code's own files (`test_parse`,
+/// `TestParse`, `parse_tests`, `bench_x`): one of its words (`snake_case` or `camelCase`) is
+/// `test`/`tests`, or the first is `bench`. `latest` and `attest` are no test.
+fn is_test_name(name: &str) -> bool {
+    let mut words: Vec<String> = Vec::new();
+    let mut word = String::new();
+    for c in name.chars() {
+        if (c == '_' || c.is_ascii_uppercase()) && !word.is_empty() {
+            words.push(std::mem::take(&mut word));
+        }
+        if c != '_' {
+            word.push(c.to_ascii_lowercase());
+        }
+    }
+    words.push(word);
+    words.iter().any(|w| w == "test" || w == "tests") || words[0] == "bench"
+}
+
 /// The calls proven to reach the function `name` of `file`, outside tests, each as the file
 /// and function it is in, its line, and `chain`.
 fn callers(
@@ -241,13 +259,7 @@ fn definition_at<'a>(
 /// project (`internal`, the JDK's `sun` and `jdk.internal`). JavaScript declares its exports
 /// apart from its functions: there, only a command is a way in.
 fn is_way_in(lang: Lang, file: &str, name: &str, def: &Definition<'_>) -> bool {
-    // A test or benchmark in the code's own files (`mod tests`, `fn bench_x`) is not a way in.
-    let lower = name.to_ascii_lowercase();
-    if def.nested
-        || errata_model::is_test_path(file)
-        || lower.contains("test")
-        || lower.starts_with("bench")
-    {
+    if def.nested || errata_model::is_test_path(file) || is_test_name(name) {
         return false;
     }
     let (dirs, file_name) = file.rsplit_once('/').unwrap_or(("", file));
@@ -304,6 +316,28 @@ fn is_way_in(lang: Lang, file: &str, name: &str, def: &Definition<'_>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn test_names_are_told_by_their_words() {
+        for name in [
+            "test_parse",
+            "TestParse",
+            "parse_tests",
+            "testParse",
+            "bench_sort",
+        ] {
+            assert!(is_test_name(name), "{name}");
+        }
+        for name in [
+            "latest",
+            "attest",
+            "contest_entry",
+            "Fastest",
+            "benchmark_table",
+        ] {
+            assert!(!is_test_name(name), "{name}");
+        }
+    }
 
     fn def(signature: &str) -> Definition<'_> {
         Definition {

@@ -971,3 +971,41 @@ fn folders_of_one_repository_outside_git_are_indexed_together() {
         ["java.base/java/net/A.java", "java.sql/java/sql/B.java"]
     );
 }
+
+#[test]
+fn an_expect_panics_only_when_its_value_fails() {
+    let s = Scratch::new();
+    s.write(
+        "lib/src/lib.rs",
+        "/// Reads the port.\n///\n/// # Panics\n///\n/// Panics if `text` is not a number.\npub fn port(text: &str) -> u16 {\n    text.parse().expect(\"the port is not a number\")\n}\n",
+    );
+    s.ok(&["index", "lib", "--repo", "acme/lib"]);
+    let records = s.records();
+    let r = records
+        .iter()
+        .find(|r| r["errorMessage"] == "the port is not a number")
+        .expect("the expect's record");
+    let when = r["triggerScenarios"].as_str().unwrap();
+    assert!(
+        when.contains("panics with it at line 7 when `text.parse()` is an `Err` or `None`"),
+        "{when}"
+    );
+    assert!(!when.contains("that gets to line"), "{when}");
+    // The doc comment states when it panics: the caller meets it, with the doc's words.
+    assert_eq!(r["handlingStrategy"], "fix-input");
+    assert!(
+        r["solutions"]
+            .to_string()
+            .contains("Panics if `text` is not a number."),
+        "{}",
+        r["solutions"]
+    );
+    // The guard reads catch_unwind's payload, and other panics go on.
+    let guard = r["typeGuard"].as_str().unwrap();
+    assert!(guard.contains("downcast_ref::<String>()"), "{guard}");
+    let pattern = r["tryCatchPattern"].as_str().unwrap();
+    assert!(
+        pattern.contains("AssertUnwindSafe") && pattern.contains("resume_unwind(payload)"),
+        "{pattern}"
+    );
+}
