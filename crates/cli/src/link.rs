@@ -419,9 +419,14 @@ fn calls_it(c: &Reference, f: &errata_explain::Function, file: &str) -> bool {
     if c.file == file {
         return true;
     }
-    if f.owner.is_some() {
-        // A Java method of another file is called through a receiver, or bare from a subclass.
-        return receiver || file.ends_with(".java");
+    if let Some(owner) = &f.owner {
+        // A method of another file: through a receiver named for its class (`Foo.of(…)`,
+        // `foo.save(…)`, `trust_command.warn(…)`), or in Go and Java from the package that
+        // declares it. Another receiver (`log.warn(…)`) may be of any type with a method of that name.
+        return receiver
+            && (names_the_owner(head, owner)
+                || (file.ends_with(".go") || file.ends_with(".java"))
+                    && folder(&c.file) == folder(file));
     }
     if !receiver {
         // A free function called bare from another file: of its own package in Go, imported
@@ -443,6 +448,30 @@ fn calls_it(c: &Reference, f: &errata_explain::Function, file: &str) -> bool {
         .unwrap_or("");
     let dir = folder(file).rsplit('/').next().unwrap_or("");
     !qualifier.is_empty() && (qualifier == stem || qualifier == dir)
+}
+
+/// Whether the receiver at the end of `head` (`x.y.foo.`, `new Foo().`, `Foo::`) is named for
+/// the class `owner`, ignoring case and `_`: `foo`, `Foo`, `_foo`, `myFoo` do not all match;
+/// the receiver's name must be the class's name, or end with it (`defaultFoo`).
+fn names_the_owner(head: &str, owner: &str) -> bool {
+    let norm = |s: &str| -> String {
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let owner = norm(owner.rsplit(['.', ':']).next().unwrap_or(owner));
+    let head = head
+        .trim_end_matches('.')
+        .trim_end_matches("::")
+        .trim_end_matches("->")
+        .trim_end_matches("()");
+    let receiver = head
+        .rsplit(|ch: char| !(ch.is_alphanumeric() || ch == '_'))
+        .next()
+        .unwrap_or("");
+    let receiver = norm(receiver);
+    !owner.is_empty() && !receiver.is_empty() && receiver.ends_with(&owner)
 }
 
 fn folder(path: &str) -> &str {

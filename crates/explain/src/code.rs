@@ -89,6 +89,16 @@ pub(crate) fn stable_fragment(message: &str) -> String {
     }
 }
 
+/// Whether the message has a placeholder (`{name}`, `${id}`, `%s`, `{}`): a value of the run.
+pub(crate) fn has_placeholder(message: &str) -> bool {
+    let b = message.as_bytes();
+    (0..b.len()).any(|i| match b[i] {
+        b'{' => closing_brace(b, i).is_some(),
+        b'%' => printf_end(b, i) > i + 1 && b.get(i + 1) != Some(&b'%'),
+        _ => false,
+    })
+}
+
 /// Just past the `}` that closes the `{` at `open`, if one does.
 fn closing_brace(b: &[u8], open: usize) -> Option<usize> {
     let mut depth = 0usize;
@@ -150,7 +160,7 @@ fn quoted(s: &str) -> String {
 /// Whether a caller outside the site's file can call its function by name: not private by
 /// the language's rule or by convention (`_name`, `#name`, lowercase Go, no `pub`/`public`),
 /// and not in an internal module (`_module.py`, Go's `internal/`, `jdk/internal`).
-fn is_public(site: &Site<'_>) -> bool {
+pub(crate) fn is_public(site: &Site<'_>) -> bool {
     let Some(f) = named_function(site) else {
         return false;
     };
@@ -631,7 +641,7 @@ pub(crate) fn validation_code(site: &Site<'_>) -> String {
         .map(|f| format!("{}()", f.name))
         .unwrap_or_else(|| site.file_path.to_owned());
     let frag = fragment_line(site.message);
-    if let Some((cond, params)) = caller_condition(site) {
+    if let Some((cond, params)) = caller_condition(site).filter(|_| is_public(site)) {
         fn typed(p: &crate::Parameter) -> Option<&str> {
             p.ty.as_deref().map(str::trim).filter(|t| !t.is_empty())
         }
@@ -701,24 +711,9 @@ pub(crate) fn validation_code(site: &Site<'_>) -> String {
             return format!("{head}\n{function}");
         }
     }
-    match guard_names(site) {
-        Some((_, _, own)) if own.iter().any(|o| !o.is_empty()) => {
-            let names: Vec<String> = own
-                .iter()
-                .filter(|n| !n.is_empty())
-                .take(3)
-                .map(|n| format!("`{n}`"))
-                .collect();
-            format!(
-                "{c} The guard of line {} reads {} of {fname}'s own, which a caller does not hold:\n{c} check the inputs they come from, or recognise the error (see typeGuard).",
-                site.line,
-                names.join(", ")
-            )
-        }
-        _ => format!(
-            "{c} No check a caller can make before calling {fname} is known to avoid \"{frag}\":\n{c} recognise the error instead (see typeGuard)."
-        ),
-    }
+    // What the guard reads of the function's own, or a condition whose origin is not known,
+    // gives no check that is sure to be right: none is offered.
+    format!("{c} No check before the call is given here: recognise the error when it comes (see typeGuard).")
 }
 
 /// A logged message is not raised: nothing reaches a caller to catch. Its code fields find
@@ -763,7 +758,9 @@ pub(crate) fn type_guard(site: &Site<'_>) -> String {
     if site.error_type == ErrorType::Log {
         return log_guard(site, &quoted(&fragment));
     }
-    if fragment.chars().filter(|c| c.is_alphanumeric()).count() < 3 && site.class.is_some() {
+    if site.messageless()
+        || fragment.chars().filter(|c| c.is_alphanumeric()).count() < 3 && site.class.is_some()
+    {
         return class_guard(site);
     }
     let frag = quoted(&fragment);
@@ -834,16 +831,17 @@ fn class_guard(site: &Site<'_>) -> String {
 }
 
 /// What the handling strategy does, as a comment inside the handler.
-fn action_comment(strategy: HandlingStrategy) -> &'static str {
+fn action_comment(site: &Site<'_>, strategy: HandlingStrategy) -> &'static str {
     match strategy {
         HandlingStrategy::Retry => "retry: the failure is transient; try again after a delay",
         HandlingStrategy::Fallback => "fallback: take another path",
         HandlingStrategy::FailFast => "fail-fast: stop and report it",
         HandlingStrategy::FixInput => "fix-input: report the bad input back to where it came from",
         HandlingStrategy::FixConfiguration => "fix-configuration: report the setting to fix",
-        HandlingStrategy::FixCode => {
+        HandlingStrategy::FixCode if site.shows_values() => {
             "fix-code: this is a bug; report it with the values in the message"
         }
+        HandlingStrategy::FixCode => "fix-code: this is a bug; report it with how it was reached",
         HandlingStrategy::Propagate => "propagate: add context and pass it on",
         HandlingStrategy::Ignore => "ignore: nothing to do",
     }
@@ -855,7 +853,7 @@ pub(crate) fn try_catch(site: &Site<'_>, strategy: HandlingStrategy) -> String {
     }
     let c = comment(site.lang);
     let s = semi(site.lang);
-    let action = action_comment(strategy);
+    let action = action_comment(site, strategy);
     // The call a caller makes, when it can make it; otherwise a placeholder for the code that
     // reaches the site (for an error type's own text, the first place that creates the type).
     let the_call = if crate::prose::own_text(site).is_none() {

@@ -294,6 +294,63 @@ fn split_sentences(text: &str) -> Vec<&str> {
 /// Doc markup turned into plain text: Javadoc's `{@code x}` and `{@link X}` into `` `x` ``,
 /// `X`; HTML tags removed; reST's ``` ``x`` ``` and `:class:`X`` into `` `x` ``, `X`;
 /// whitespace collapsed.
+/// Whether the text after a `<` opens or closes an HTML tag of doc comments (`<p>`, `</code>`,
+/// `<a href=…>`), rather than being prose in angle brackets (`'<something>'`, `<stdin>`).
+fn is_html_tag(after: &[char]) -> bool {
+    const TAGS: [&str; 40] = [
+        "a",
+        "abbr",
+        "b",
+        "big",
+        "blockquote",
+        "br",
+        "caption",
+        "center",
+        "cite",
+        "code",
+        "dd",
+        "dfn",
+        "div",
+        "dl",
+        "dt",
+        "em",
+        "font",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "hr",
+        "i",
+        "img",
+        "kbd",
+        "li",
+        "ol",
+        "p",
+        "pre",
+        "s",
+        "samp",
+        "small",
+        "span",
+        "strong",
+        "sub",
+        "sup",
+        "table",
+        "tt",
+    ];
+    const MORE: [&str; 8] = ["td", "th", "tr", "tbody", "thead", "u", "ul", "var"];
+    let after = after.strip_prefix(&['/']).unwrap_or(after);
+    let name: String = after
+        .iter()
+        .take_while(|c| c.is_ascii_alphanumeric())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    let next = after.get(name.len());
+    (TAGS.contains(&name.as_str()) || MORE.contains(&name.as_str()))
+        && matches!(next, Some('>' | ' ' | '/' | '\n'))
+}
+
 fn clean(text: &str) -> String {
     let mut s = String::with_capacity(text.len());
     let mut rest = text;
@@ -320,11 +377,7 @@ fn clean(text: &str) -> String {
     let mut in_tag = false;
     let chars: Vec<char> = s.chars().collect();
     for (i, &c) in chars.iter().enumerate() {
-        if c == '<'
-            && chars
-                .get(i + 1)
-                .is_some_and(|n| n.is_ascii_alphabetic() || *n == '/')
-        {
+        if c == '<' && is_html_tag(&chars[i + 1..]) {
             let close = chars[i..].iter().position(|&d| d == '>');
             if close.is_some_and(|k| k < 40) {
                 in_tag = true;

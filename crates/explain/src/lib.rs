@@ -63,6 +63,30 @@ pub struct Site<'a> {
     pub facts: &'a Facts,
 }
 
+impl Site<'_> {
+    /// Whether the error is raised without a message of its own (`raise EOFError`, `throw new
+    /// NoSuchElementException()`): its record's message is the class's name, which a trace
+    /// shows alone, but `str(e)` and `getMessage()` do not hold it.
+    pub(crate) fn messageless(&self) -> bool {
+        self.error_type == ErrorType::Exception
+            && self
+                .class
+                .is_some_and(|c| c.rsplit(['.', ':']).next() == Some(self.message))
+    }
+
+    /// Whether the message shows values of the run (it has a placeholder): only then can it
+    /// say which input or state made the error.
+    pub(crate) fn shows_values(&self) -> bool {
+        code::has_placeholder(self.message)
+    }
+
+    /// Whether code outside the site's file can call its function by name (see
+    /// [`code::is_public`]): only then is "pass", "call" or "check before calling" an action.
+    pub(crate) fn callable(&self) -> bool {
+        code::is_public(self)
+    }
+}
+
 /// The explanation fields of one record.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Explanation {
@@ -335,6 +359,11 @@ mod tests {
                 state("self._cpp", Binding::State),
                 state("end", Binding::Parameter),
             ],
+            function: Some(Function {
+                name: "scanstring".into(),
+                signature: "def scanstring(s, end)".into(),
+                ..Function::default()
+            }),
             ..Facts::default()
         };
         let e = explain(&site(Lang::Python, Some("ValueError"), "bad", &facts));
@@ -347,10 +376,8 @@ mod tests {
             doc.contains("`s` and `end` are parameters: the caller decides them."),
             "{doc}"
         );
-        assert!(
-            doc.contains("`self._c` and `self._cpp` are state of the object, kept between calls."),
-            "{doc}"
-        );
+        // What `self._c` is (an object's state, a class's constant) is not known: not said.
+        assert!(!doc.contains("`self._c`"), "{doc}");
         // `c` is the function's own local: making it false is no action a caller can take.
         let asked = e
             .solutions

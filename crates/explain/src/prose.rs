@@ -436,11 +436,18 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
         }
         None => format!("at the top level of {}:{}", site.file_path, site.line),
     };
-    let mut doc = format!(
-        "{} {place} with the message \"{}\".",
-        what(site),
-        site.message.replace('`', "\\`")
-    );
+    let mut doc = if site.messageless() {
+        format!(
+            "{} {place} without a message: a trace shows the class alone.",
+            what(site)
+        )
+    } else {
+        format!(
+            "{} {place} with the message \"{}\".",
+            what(site),
+            site.message.replace('`', "\\`")
+        )
+    };
     doc.push_str(&own_words(site));
     doc.push_str(&way_in(site));
     let guards = guard_exprs(site);
@@ -471,21 +478,31 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
     if let Some(u) = &facts.unwrapped {
         doc.push_str(&format!(" It panics when {}.", unwrap_failure(u)));
     }
-    let passed: Vec<String> = facts
-        .passed_checks()
-        .take(3)
-        .map(|c| ticked(&c.expr))
-        .collect();
-    if !passed.is_empty() {
+    let mut checks: Vec<&crate::Condition> = Vec::new();
+    for c in facts.passed_checks() {
+        if checks.len() < 3 && !checks.iter().any(|d| d.expr == c.expr) {
+            checks.push(c);
+        }
+    }
+    if !checks.is_empty() {
+        let passed: Vec<String> = checks.iter().map(|c| ticked(&c.expr)).collect();
+        let mut lines: Vec<String> = checks.iter().map(|c| c.line.to_string()).collect();
+        lines.sort();
+        lines.dedup();
         doc.push_str(&format!(
-            " Earlier checks in {} have passed by then: {}.",
+            " By then {} hold{}: the `if`{} at line{} {} did not leave {}.",
+            and_list(&passed),
+            if passed.len() == 1 { "s" } else { "" },
+            if lines.len() == 1 { "" } else { "s" },
+            if lines.len() == 1 { "" } else { "s" },
+            and_list(&lines),
             function_ref(site),
-            and_list(&passed)
         ));
     }
-    // Parameters, and state this file never writes, are named together: one sentence says
-    // what each kind means.
-    let (mut parameters, mut kept) = (Vec::new(), Vec::new());
+    // Parameters are named together: one sentence says what they mean. State this file never
+    // writes is not named: whether it is an object's, a class's constant or configuration
+    // is not known here.
+    let mut parameters = Vec::new();
     for s in &facts.state {
         match s.binding {
             Binding::Parameter => parameters.push(ticked(&s.name)),
@@ -497,20 +514,24 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
                     doc.push_str(&format!(" `{local}` comes from `{v}`."));
                 }
             }
-            Binding::State if s.writes.is_empty() => kept.push(ticked(&s.name)),
+            Binding::State if s.writes.is_empty() => {}
             Binding::State => doc.push_str(&state_sentence(site, s)),
         }
     }
-    doc.push_str(&named_together(
-        &parameters,
-        "is a parameter: the caller decides it",
-        "are parameters: the caller decides them",
-    ));
-    doc.push_str(&named_together(
-        &kept,
-        "is state of the object, kept between calls",
-        "are state of the object, kept between calls",
-    ));
+    if site.callable() {
+        doc.push_str(&named_together(
+            &parameters,
+            "is a parameter: the caller decides it",
+            "are parameters: the caller decides them",
+        ));
+    } else {
+        let f = function_ref(site);
+        doc.push_str(&named_together(
+            &parameters,
+            &format!("is a parameter of {f}"),
+            &format!("are parameters of {f}"),
+        ));
+    }
     for h in &facts.helpers {
         doc.push_str(&format!(
             " `{}()` (line {}) returns {}.",
@@ -599,11 +620,19 @@ fn way_in(site: &Site<'_>) -> String {
     let Some(f) = &site.facts.function else {
         return String::new();
     };
+    // Each function of another file than the one before it is shown with its place.
     let mut calls: Vec<String> = entry
         .chain
         .iter()
+        .enumerate()
         .skip(1)
-        .map(|s| format!("`{}()`", s.function))
+        .map(|(i, s)| {
+            if s.file == entry.chain[i - 1].file {
+                format!("`{}()`", s.function)
+            } else {
+                format!("`{}()` ({}:{})", s.function, s.file, s.line)
+            }
+        })
         .collect();
     calls.push(format!("`{}()`", f.name));
     let below = calls
@@ -709,7 +738,7 @@ fn unwrap_failure(u: &crate::Unwrapped) -> String {
         if u.ok_panics {
             "an `Ok`"
         } else {
-            "an `Err` or `None`"
+            "an `Err` (or `None`, if it is an `Option`)"
         }
     )
 }
@@ -831,8 +860,13 @@ pub(crate) fn trigger_scenarios(site: &Site<'_>) -> String {
 
 pub(crate) fn common_situations(site: &Site<'_>) -> String {
     if let Some((class, _)) = own_text(site) {
+        let values = if site.shows_values() {
+            " What went wrong is in the values the text shows."
+        } else {
+            ""
+        };
         return format!(
-            "Seen wherever a `{class}` error is shown: in logs, in messages to users, in a wrapping error's text. What went wrong is in the values the text shows, which come from the `{class}`'s fields."
+            "Seen wherever a `{class}` error is shown: in logs, in messages to users, in a wrapping error's text.{values}"
         );
     }
     // The background is a guess from words and types: it is the record's tag, but not said as
@@ -853,7 +887,10 @@ pub(crate) fn common_situations(site: &Site<'_>) -> String {
                 format!("the environment gives `{text}` a value that makes `{c}` hold")
             }
             Subject::State(_) => format!("`{c}` holds"),
-            Subject::Param(p) => format!("the caller passes a `{}` for which `{c}` holds", p.name),
+            Subject::Param(p) if site.callable() => {
+                format!("the caller passes a `{}` for which `{c}` holds", p.name)
+            }
+            Subject::Param(_) => format!("`{c}` holds"),
             Subject::Other => format!("`{c}` holds"),
         });
     }
@@ -943,9 +980,32 @@ fn is_falsy_test(c: &str, name: &str) -> bool {
         == Some(name)
 }
 
+/// The handlers of the error that do something with it: not the method that words it
+/// (`fmt`, `Error()`, `__str__`, `toString()`), whose `match` arm names the error only to
+/// print it.
+fn handlers(facts: &Facts) -> impl Iterator<Item = &crate::Reference> {
+    facts.handlers.iter().filter(|h| {
+        !matches!(
+            h.function.as_deref(),
+            Some(
+                "fmt"
+                    | "description"
+                    | "to_string"
+                    | "source"
+                    | "Error"
+                    | "String"
+                    | "__str__"
+                    | "__repr__"
+                    | "toString"
+                    | "getMessage"
+            )
+        )
+    })
+}
+
 /// The first handlers of the error in the repository, as solutions.
 fn handled_as(facts: &Facts) -> impl Iterator<Item = String> + '_ {
-    facts.handlers.iter().take(2).map(|h| {
+    handlers(facts).take(2).map(|h| {
         format!(
             "Handle it as {}:{} already does (`{}`).",
             h.file, h.line, h.text
@@ -957,13 +1017,16 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
     let facts = site.facts;
     let mut out: Vec<String> = Vec::new();
     if let Some((class, _)) = own_text(site) {
+        let values = if site.shows_values() {
+            " The values in the message say which input or state made it."
+        } else {
+            ""
+        };
         out.push(if facts.callers.is_empty() {
-            format!(
-                "Find where the `{class}` is created: the text only words it. The values in the message say which input or state made it."
-            )
+            format!("Find where the `{class}` is created: the text only words it.{values}")
         } else {
             format!(
-                "Find which of the places that create a `{class}` ran: {}. The text only words the error; the values in the message say which input or state made it.",
+                "Find which of the places that create a `{class}` ran: {}. The text only words the error.{values}",
                 places(&facts.callers)
             )
         });
@@ -974,6 +1037,15 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
         return out;
     }
     let fname = function_ref(site);
+    // Where a user catches it: around the call of the site's function when they can make
+    // it, else around the way in.
+    let catch_at = match (&facts.entry, site.callable()) {
+        (_, true) => format!("where {fname} is called"),
+        (Some(e), false) if e.command.is_none() && !e.chain.is_empty() => {
+            format!("where `{}()` is called", e.chain[0].function)
+        }
+        _ => format!("around the code that reaches {fname}"),
+    };
     // The other side of the `if`, when what decides it is the caller's to choose (an
     // argument, the configuration, the environment): a way around the raise.
     if let Some(b) = facts.other_branch.as_ref().filter(|b| {
@@ -982,7 +1054,11 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
             .flat_map(|p| p.split(" or ").flat_map(|q| q.split(" and ")))
             .map(|p| p.trim().trim_matches(['(', ')']).trim())
             .filter(|p| !p.is_empty())
-            .all(|p| !matches!(subject(site, p), Subject::Other | Subject::State(_)))
+            .all(|p| match subject(site, p) {
+                Subject::Other | Subject::State(_) => false,
+                Subject::Param(_) | Subject::BoolParam(..) => site.callable(),
+                Subject::Config(..) | Subject::Env(..) => true,
+            })
     }) {
         let runs: Vec<String> = b.statements.iter().map(|s| ticked(s)).collect();
         if !runs.is_empty() {
@@ -996,6 +1072,8 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
     }
     for c in facts.guards().flat_map(|c| c.conjuncts.iter()).take(4) {
         let s = match subject(site, c) {
+            // An argument of a function only its own package calls is no user's to change.
+            Subject::BoolParam(..) | Subject::Param(_) if !site.callable() => continue,
             Subject::BoolParam(p, v) => format!(
                 "Call {fname} with `{}` set to {}, so that `{c}` no longer holds.",
                 p.name,
@@ -1052,7 +1130,7 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
     }
     out.extend(handled_as(facts));
     if site.error_type == ErrorType::Log {
-        out.push("It is logged, not raised: nothing reaches the caller to catch; find it in the logs (see typeGuard).".to_owned());
+        out.push("It is logged: find it in the logs (see typeGuard).".to_owned());
         return out;
     }
     out.push(match strategy {
@@ -1063,11 +1141,12 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
             "Fix the configuration or environment the conditions read, then run again.".to_owned()
         }
         HandlingStrategy::FixConfiguration => format!(
-            "Catch it where {fname} is called and report the value it names to whoever set it (see tryCatchPattern)."
+            "Catch it {catch_at} and report the value it names to whoever set it (see tryCatchPattern)."
         ),
         HandlingStrategy::FixCode => format!(
-            "A failed {} in {fname} is a bug in the code that reached it or in {fname} itself: report it with the values in the message.",
-            if site.error_type == ErrorType::Assertion { "assertion" } else { "check" }
+            "A failed {} in {fname} is a bug in the code that reached it or in {fname} itself: report it{}.",
+            if site.error_type == ErrorType::Assertion { "assertion" } else { "check" },
+            if site.shows_values() { " with the values in the message" } else { " with how it was reached" }
         ),
         HandlingStrategy::FailFast => {
             "Let the program stop, and fix the cause the message names before running again."
@@ -1081,8 +1160,11 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
                     "Meet what the doc comment of {fname} asks before calling it: \"{}\"",
                     quote(&text)
                 ),
-                None => format!(
+                None if site.callable() => format!(
                     "Give {fname} only arguments it accepts: on others it stops the program instead of returning an error."
+                ),
+                None => format!(
+                    "Find the input that reached {fname} (see triggerScenarios): on it the program stops instead of returning an error."
                 ),
             }
         }
@@ -1091,7 +1173,7 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
             site.file_path
         ),
         _ => format!(
-            "Catch it where {fname} is called and {} (see tryCatchPattern).",
+            "Catch it {catch_at} and {} (see tryCatchPattern).",
             match strategy {
                 HandlingStrategy::Fallback => "fall back to another path",
                 HandlingStrategy::FixInput => "report the input back to its source",
@@ -1113,9 +1195,11 @@ pub(crate) fn prevention_tips(site: &Site<'_>) -> Vec<String> {
     let checkable: Vec<String> = facts
         .guards()
         .filter(|c| {
-            c.conjuncts
-                .iter()
-                .any(|j| !matches!(subject(site, j), Subject::Other))
+            c.conjuncts.iter().any(|j| match subject(site, j) {
+                Subject::Other => false,
+                Subject::Param(_) | Subject::BoolParam(..) | Subject::State(_) => site.callable(),
+                Subject::Config(..) | Subject::Env(..) => true,
+            })
         })
         .map(|c| ticked(&c.expr))
         .collect();
@@ -1152,14 +1236,15 @@ pub(crate) fn prevention_tips(site: &Site<'_>) -> Vec<String> {
             ),
         });
     }
-    if let Some(h) = facts.handlers.first() {
+    if let Some(h) = handlers(facts).next() {
         out.push(format!("Follow the handling at {}:{}.", h.file, h.line));
     }
     // A message whose longest literal part is a bracket or a colon (`[${code}] ${type}:
     // ${msg}`) gives logs nothing to search for: then its class does, or, when it is the
     // only tip, the message as a whole.
     let fragment = code::fragment_line(site.message);
-    let telling = fragment.chars().filter(|c| c.is_alphanumeric()).count() >= 4;
+    let telling =
+        !site.messageless() && fragment.chars().filter(|c| c.is_alphanumeric()).count() >= 4;
     let alert = match (telling, site.class) {
         (true, class) => Some(format!(
             "the message \"{}\"{}",

@@ -987,7 +987,7 @@ fn an_expect_panics_only_when_its_value_fails() {
         .expect("the expect's record");
     let when = r["triggerScenarios"].as_str().unwrap();
     assert!(
-        when.contains("panics with it at line 7 when `text.parse()` is an `Err` or `None`"),
+        when.contains("panics with it at line 7 when `text.parse()` is an `Err` (or `None`, if it is an `Option`)"),
         "{when}"
     );
     assert!(!when.contains("that gets to line"), "{when}");
@@ -1008,4 +1008,58 @@ fn an_expect_panics_only_when_its_value_fails() {
         pattern.contains("AssertUnwindSafe") && pattern.contains("resume_unwind(payload)"),
         "{pattern}"
     );
+}
+
+/// What a record says is only what holds: an exception raised bare has no message; a
+/// private function's arguments are no user's to pass; a `Display` arm handles nothing; a
+/// message without values says none; a branch compiled out is no site.
+#[test]
+fn an_explanation_says_only_what_holds() {
+    let s = Scratch::new();
+    s.write(
+        "lib/pkg/reduction.py",
+        "def _recv(sock, size):\n    msg = sock.recv(size)\n    if not msg:\n        raise EOFError\n    return msg\n\n\ndef _check(mode):\n    if mode not in ('r', 'w'):\n        raise ValueError('bad mode')\n",
+    );
+    s.write(
+        "lib/src/lib.rs",
+        "pub enum Error {\n    RedirectFailed,\n}\n\nimpl std::fmt::Display for Error {\n    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {\n        match self {\n            Error::RedirectFailed => write!(f, \"redirect failed\"),\n        }\n    }\n}\n\npub fn load(ptr: *const u8) {\n    assert!(!ptr.is_null(), \"the table is not loaded\");\n}\n",
+    );
+    s.write(
+        "lib/float/float.go",
+        "package float\n\nconst debugFloat = false\n\nfunc fmtX(hm int) {\n\tif debugFloat {\n\t\tpanic(\"bad hm\")\n\t}\n\tif hm < 0 {\n\t\tpanic(\"negative hm\")\n\t}\n}\n",
+    );
+    s.ok(&["index", "lib", "--repo", "acme/lib"]);
+    let records = s.records();
+    let by = |m: &str| {
+        records
+            .iter()
+            .find(|r| r["errorMessage"] == m)
+            .unwrap_or_else(|| panic!("no record of {m:?}"))
+    };
+    // `raise EOFError`: the class alone, recognised by its class.
+    let eof = by("EOFError");
+    let doc = eof["documentation"].as_str().unwrap();
+    assert!(doc.contains("without a message"), "{doc}");
+    assert!(!doc.contains("with the message"), "{doc}");
+    let guard = eof["typeGuard"].as_str().unwrap();
+    assert!(!guard.contains("str(e)"), "{guard}");
+    // `_check()` is private: no "pass a mode" and no "check before calling".
+    let bad = by("bad mode");
+    let advice = format!("{} {}", bad["solutions"], bad["preventionTips"]);
+    assert!(!advice.contains("Pass a `mode`"), "{advice}");
+    assert!(!advice.contains("before calling `_check()`"), "{advice}");
+    assert!(!advice.contains("values in the message"), "{advice}");
+    // The `Display` arm words the variant; it handles nothing.
+    let variant = by("redirect failed");
+    let all = variant.to_string();
+    assert!(!all.contains("already does"), "{all}");
+    assert!(!all.contains("values the text shows"), "{all}");
+    // `assert!(!p.is_null())` fails when `p.is_null()`, said once.
+    let assert = by("the table is not loaded");
+    let doc = assert["documentation"].as_str().unwrap();
+    assert!(doc.contains("`ptr.is_null()`"), "{doc}");
+    assert!(!doc.contains("!(!"), "{doc}");
+    // `if debugFloat` with `const debugFloat = false` never runs.
+    assert!(records.iter().all(|r| r["errorMessage"] != "bad hm"));
+    by("negative hm");
 }

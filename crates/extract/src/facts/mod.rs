@@ -213,12 +213,12 @@ impl<'t, 's> FileFacts<'t, 's> {
             let (binding, value) = if params.contains(&root) {
                 (Binding::Parameter, None)
             } else if let Some(v) = self.local_value(scope, root, line) {
-                if guard {
+                if let Some(v) = v.as_ref().filter(|_| guard) {
                     config_texts.push(v.clone());
                 }
                 // A local written again, or handed out by reference (`&len` to a syscall),
                 // holds something else by the time the guard reads it.
-                let value = (!self.written_again(scope, root)).then_some(v);
+                let value = v.filter(|_| !self.written_again(scope, root));
                 (Binding::Local, value)
             } else {
                 (Binding::State, None)
@@ -387,9 +387,19 @@ impl<'t, 's> FileFacts<'t, 's> {
                     .map(|n| crate::text::text(n, self.src).to_owned())
             })
             .unwrap_or_default();
-        let body_start = node
-            .child_by_field_name("body")
-            .map_or(node.end_byte(), |b| b.start_byte());
+        // Python's block starts at its first statement, after any comment below the `def`
+        // line: the head ends with the return type or the parameters.
+        let python_head = (self.syn.python && node.kind() == "function_definition")
+            .then(|| {
+                node.child_by_field_name("return_type")
+                    .or_else(|| node.child_by_field_name("parameters"))
+            })
+            .flatten()
+            .map(|n| n.end_byte());
+        let body_start = python_head.unwrap_or_else(|| {
+            node.child_by_field_name("body")
+                .map_or(node.end_byte(), |b| b.start_byte())
+        });
         let head = &self.src[node.start_byte()..body_start.max(node.start_byte())];
         let head = squash(head);
         let head = head.trim_end();
@@ -891,8 +901,9 @@ impl<'t, 's> FileFacts<'t, 's> {
         false
     }
 
-    /// The value the local `name` was last given above `line` in `scope`.
-    fn local_value(&self, scope: Node<'t>, name: &str, line: u32) -> Option<String> {
+    /// The value the local `name` was last given above `line` in `scope`, when it is declared
+    /// there: `Some(None)` for a declaration without one (Java's `int n, i;`, `let x;`).
+    fn local_value(&self, scope: Node<'t>, name: &str, line: u32) -> Option<Option<String>> {
         let mut locals = self.locals.borrow_mut();
         let decls = locals.entry(scope.id()).or_insert_with(|| {
             let mut out = Vec::new();
@@ -910,14 +921,17 @@ impl<'t, 's> FileFacts<'t, 's> {
             .iter()
             .filter(|(row, _)| *row <= line)
             .filter_map(|(row, n)| Some((*row, self.declared_value(*n, name)?)))
-            .fold(None, |best: Option<(u32, String)>, (row, v)| match best {
-                Some((l, _)) if row < l => best,
-                _ => Some((row, v)),
-            })
+            .fold(
+                None,
+                |best: Option<(u32, Option<String>)>, (row, v)| match best {
+                    Some((l, _)) if row < l => best,
+                    _ => Some((row, v)),
+                },
+            )
             .map(|(_, v)| v)
     }
 
-    fn declared_value(&self, decl: Node<'_>, name: &str) -> Option<String> {
+    fn declared_value(&self, decl: Node<'_>, name: &str) -> Option<Option<String>> {
         let target = decl
             .child_by_field_name("name")
             .or_else(|| decl.child_by_field_name("left"))
@@ -930,8 +944,8 @@ impl<'t, 's> FileFacts<'t, 's> {
         }
         let value = decl
             .child_by_field_name("value")
-            .or_else(|| decl.child_by_field_name("right"))?;
-        Some(self.text(value))
+            .or_else(|| decl.child_by_field_name("right"));
+        Some(value.map(|v| self.text(v)))
     }
 
     /// Where the file writes `name`, with the conditions of each write.
@@ -1011,7 +1025,17 @@ impl<'t, 's> FileFacts<'t, 's> {
                 let args = split_top_level(inner);
                 let arg = |i: usize| args.get(i).map(|a| squash(a.trim()));
                 match name {
-                    "assert" | "debug_assert" => Expr::atom(format!("!({})", arg(0)?), false),
+                    // `assert!(!p.is_null())` fails when `p.is_null()`; `assert!(ok)` when `!ok`.
+                    "assert" | "debug_assert" => {
+                        let a = arg(0)?;
+                        match a.strip_prefix('!').map(str::trim) {
+                            Some(inner) if is_simple_operand(inner) => {
+                                Expr::atom(inner.to_owned(), true)
+                            }
+                            _ if is_simple_operand(&a) => Expr::atom(a, true).not(),
+                            _ => Expr::atom(a, false).not(),
+                        }
+                    }
                     "assert_eq" | "debug_assert_eq" => {
                         Expr::atom(format!("{} != {}", arg(0)?, arg(1)?), false)
                     }
@@ -1406,4 +1430,22 @@ pub(crate) fn clip_to(mut s: String, max: usize) -> String {
         s.push_str(" …");
     }
     s
+}
+
+/// Whether a Rust expression is one operand (a path, a call, a field, a method chain) that a
+/// `!` in front negates as a whole: no operator outside brackets.
+fn is_simple_operand(e: &str) -> bool {
+    let mut depth = 0i32;
+    for c in e.chars() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            _ if depth > 0 => {}
+            ' ' | '&' | '|' | '=' | '<' | '>' | '+' | '-' | '*' | '/' | '%' | '^' | '?' | '!' => {
+                return false
+            }
+            _ => {}
+        }
+    }
+    !e.is_empty() && depth == 0
 }

@@ -20,6 +20,46 @@ impl Rules for Go {
         &["call_expression", "return_statement", "composite_literal"]
     }
 
+    fn scope_kinds(&self) -> &'static [&'static str] {
+        &["if_statement"]
+    }
+
+    /// `if debugFloat { panic(…) }` with `const debugFloat = false`: the compiler drops the
+    /// branch, so nothing in it runs in any build.
+    fn skip_subtree(&self, node: Node<'_>, cx: &Cx<'_>) -> bool {
+        if node.kind() != "if_statement" || node.child_by_field_name("alternative").is_some() {
+            return false;
+        }
+        let Some(cond) = node.child_by_field_name("condition") else {
+            return false;
+        };
+        let mut operands = vec![cond];
+        while let Some(e) = operands.pop() {
+            match e.kind() {
+                "parenthesized_expression" => operands.extend(named_children(e)),
+                "binary_expression"
+                    if e.child_by_field_name("operator")
+                        .is_some_and(|o| cx.text(o) == "&&") =>
+                {
+                    operands.extend(e.child_by_field_name("left"));
+                    operands.extend(e.child_by_field_name("right"));
+                }
+                "false" => return true,
+                "identifier" => {
+                    let constant_false = self
+                        .local_value(e, cx.text(e), cx)
+                        .is_some_and(|v| v.kind() == "false")
+                        && is_package_constant(e, cx);
+                    if constant_false {
+                        return true;
+                    }
+                }
+                _ => {}
+            }
+        }
+        false
+    }
+
     fn sites_within<'t>(&self, node: Node<'t>, cx: &Cx<'_>) -> Vec<Node<'t>> {
         if !is_error_method(node, cx) {
             return Vec::new();
@@ -371,4 +411,21 @@ fn grpc_code(call: Node<'_>, cx: &Cx<'_>) -> Option<String> {
 
 fn status_of(node: Node<'_>, cx: &Cx<'_>) -> Option<u16> {
     http_status(node, cx, "int_literal", "selector_expression")
+}
+
+/// Whether the name `id` refers to is a `const` of its file, declared outside any function.
+fn is_package_constant(id: Node<'_>, cx: &Cx<'_>) -> bool {
+    let mut root = id;
+    while let Some(p) = root.parent() {
+        root = p;
+    }
+    let name = cx.text(id);
+    named_children(root)
+        .into_iter()
+        .filter(|d| d.kind() == "const_declaration")
+        .flat_map(named_children)
+        .any(|spec| {
+            spec.child_by_field_name("name")
+                .is_some_and(|n| cx.text(n) == name)
+        })
 }

@@ -45,7 +45,7 @@ impl Rules for Rust {
         let mut prev = node.prev_named_sibling();
         while let Some(p) = prev.filter(|p| p.kind() == "attribute_item") {
             let t: String = cx.text(p).split_whitespace().collect();
-            if t == "#[cfg(test)]" || t == "#[test]" || t.ends_with("::test]") {
+            if t == "#[test]" || t.ends_with("::test]") || cfg_requires_test(&t) {
                 return true;
             }
             prev = p.prev_named_sibling();
@@ -369,4 +369,53 @@ fn macro_args<'t>(tt: Node<'t>, cx: &Cx<'_>) -> Vec<Vec<Node<'t>>> {
         args.pop();
     }
     args
+}
+
+/// Whether a `#[cfg(…)]` attribute (its text without spaces) holds only in test builds:
+/// `#[cfg(test)]`, `#[cfg(all(test, feature = "x"))]`.
+fn cfg_requires_test(attr: &str) -> bool {
+    let Some(pred) = attr
+        .strip_prefix("#[cfg(")
+        .and_then(|p| p.strip_suffix(")]"))
+    else {
+        return false;
+    };
+    if pred == "test" {
+        return true;
+    }
+    let Some(args) = pred.strip_prefix("all(").and_then(|p| p.strip_suffix(')')) else {
+        return false;
+    };
+    let mut depth = 0;
+    let mut start = 0;
+    let mut parts = Vec::new();
+    for (i, c) in args.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(&args[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&args[start..]);
+    parts.contains(&"test")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cfg_requires_test;
+
+    #[test]
+    fn a_cfg_that_needs_test_is_told_from_one_that_does_not() {
+        assert!(cfg_requires_test("#[cfg(test)]"));
+        assert!(cfg_requires_test(
+            r#"#[cfg(all(test,feature="magnus-tests"))]"#
+        ));
+        assert!(!cfg_requires_test(r#"#[cfg(any(test,feature="x"))]"#));
+        assert!(!cfg_requires_test(r#"#[cfg(all(unix,not(test)))]"#));
+        assert!(!cfg_requires_test(r#"#[cfg(feature="test")]"#));
+    }
 }
