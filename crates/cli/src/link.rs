@@ -422,7 +422,7 @@ fn calls_it(c: &Reference, f: &errata_explain::Function, file: &str) -> bool {
     if let Some(owner) = &f.owner {
         // A method of another file: through a receiver named for its class (`Foo.of(…)`,
         // `foo.save(…)`, `trust_command.warn(…)`), or in Go and Java from the package that
-        // declares it. Another receiver (`log.warn(…)`) may be of any type with a method of that name.
+        // declares it. Another receiver (`log.warn(…)`) may be of any type with such a method.
         return receiver
             && (names_the_owner(head, owner)
                 || (file.ends_with(".go") || file.ends_with(".java"))
@@ -451,8 +451,8 @@ fn calls_it(c: &Reference, f: &errata_explain::Function, file: &str) -> bool {
 }
 
 /// Whether the receiver at the end of `head` (`x.y.foo.`, `new Foo().`, `Foo::`) is named for
-/// the class `owner`, ignoring case and `_`: `foo`, `Foo`, `_foo`, `myFoo` do not all match;
-/// the receiver's name must be the class's name, or end with it (`defaultFoo`).
+/// the class `owner`: its name, ignoring case and `_`, is the class's or ends with it (`foo`,
+/// `Foo`, `_foo`, `defaultFoo` for `Foo`; not `log` for `TrustCommand`).
 fn names_the_owner(head: &str, owner: &str) -> bool {
     let norm = |s: &str| -> String {
         s.chars()

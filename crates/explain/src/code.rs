@@ -43,13 +43,7 @@ pub(crate) fn stable_fragment(message: &str) -> String {
     let mut best = (0, 0);
     let (mut start, mut i) = (0, 0);
     while i < b.len() {
-        let hole_end = match b[i] {
-            b'{' => closing_brace(b, i),
-            b'$' if b.get(i + 1) == Some(&b'{') => closing_brace(b, i + 1),
-            b'%' => Some(printf_end(b, i)),
-            _ => None,
-        };
-        match hole_end {
+        match hole_end(b, i) {
             Some(end) => {
                 if i - start > best.1 - best.0 {
                     best = (start, i);
@@ -89,14 +83,30 @@ pub(crate) fn stable_fragment(message: &str) -> String {
     }
 }
 
+/// Just past the placeholder that starts at `i` (`{name}`, `${id}`, `%s`), if one does; a `%`
+/// that starts none is a hole of one byte.
+fn hole_end(b: &[u8], i: usize) -> Option<usize> {
+    match b[i] {
+        b'{' => closing_brace(b, i),
+        b'$' if b.get(i + 1) == Some(&b'{') => closing_brace(b, i + 1),
+        b'%' => Some(printf_end(b, i)),
+        _ => None,
+    }
+}
+
 /// Whether the message has a placeholder (`{name}`, `${id}`, `%s`, `{}`): a value of the run.
+/// `%%` is a literal `%`.
 pub(crate) fn has_placeholder(message: &str) -> bool {
     let b = message.as_bytes();
-    (0..b.len()).any(|i| match b[i] {
-        b'{' => closing_brace(b, i).is_some(),
-        b'%' => printf_end(b, i) > i + 1 && b.get(i + 1) != Some(&b'%'),
-        _ => false,
-    })
+    let mut i = 0;
+    while i < b.len() {
+        match hole_end(b, i) {
+            Some(end) if b[i..].starts_with(b"%%") => i = end,
+            Some(end) if end > i + 1 => return true,
+            _ => i += 1,
+        }
+    }
+    false
 }
 
 /// Just past the `}` that closes the `{` at `open`, if one does.
@@ -838,7 +848,7 @@ fn action_comment(site: &Site<'_>, strategy: HandlingStrategy) -> &'static str {
         HandlingStrategy::FailFast => "fail-fast: stop and report it",
         HandlingStrategy::FixInput => "fix-input: report the bad input back to where it came from",
         HandlingStrategy::FixConfiguration => "fix-configuration: report the setting to fix",
-        HandlingStrategy::FixCode if site.shows_values() => {
+        HandlingStrategy::FixCode if has_placeholder(site.message) => {
             "fix-code: this is a bug; report it with the values in the message"
         }
         HandlingStrategy::FixCode => "fix-code: this is a bug; report it with how it was reached",

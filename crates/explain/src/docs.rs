@@ -291,13 +291,10 @@ fn split_sentences(text: &str) -> Vec<&str> {
     out
 }
 
-/// Doc markup turned into plain text: Javadoc's `{@code x}` and `{@link X}` into `` `x` ``,
-/// `X`; HTML tags removed; reST's ``` ``x`` ``` and `:class:`X`` into `` `x` ``, `X`;
-/// whitespace collapsed.
 /// Whether the text after a `<` opens or closes an HTML tag of doc comments (`<p>`, `</code>`,
 /// `<a href=…>`), rather than being prose in angle brackets (`'<something>'`, `<stdin>`).
 fn is_html_tag(after: &[char]) -> bool {
-    const TAGS: [&str; 40] = [
+    const TAGS: [&str; 48] = [
         "a",
         "abbr",
         "b",
@@ -337,20 +334,28 @@ fn is_html_tag(after: &[char]) -> bool {
         "sub",
         "sup",
         "table",
+        "tbody",
+        "td",
+        "th",
+        "thead",
+        "tr",
         "tt",
+        "u",
+        "ul",
+        "var",
     ];
-    const MORE: [&str; 8] = ["td", "th", "tr", "tbody", "thead", "u", "ul", "var"];
     let after = after.strip_prefix(&['/']).unwrap_or(after);
     let name: String = after
         .iter()
         .take_while(|c| c.is_ascii_alphanumeric())
         .collect::<String>()
         .to_ascii_lowercase();
-    let next = after.get(name.len());
-    (TAGS.contains(&name.as_str()) || MORE.contains(&name.as_str()))
-        && matches!(next, Some('>' | ' ' | '/' | '\n'))
+    TAGS.contains(&name.as_str()) && matches!(after.get(name.len()), Some('>' | ' ' | '/' | '\n'))
 }
 
+/// Doc markup turned into plain text: Javadoc's `{@code x}` and `{@link X}` into `` `x` ``,
+/// `X`; HTML tags removed; reST's ``` ``x`` ``` and `:class:`X`` into `` `x` ``, `X`;
+/// whitespace collapsed.
 fn clean(text: &str) -> String {
     let mut s = String::with_capacity(text.len());
     let mut rest = text;

@@ -73,18 +73,6 @@ impl Site<'_> {
                 .class
                 .is_some_and(|c| c.rsplit(['.', ':']).next() == Some(self.message))
     }
-
-    /// Whether the message shows values of the run (it has a placeholder): only then can it
-    /// say which input or state made the error.
-    pub(crate) fn shows_values(&self) -> bool {
-        code::has_placeholder(self.message)
-    }
-
-    /// Whether code outside the site's file can call its function by name (see
-    /// [`code::is_public`]): only then is "pass", "call" or "check before calling" an action.
-    pub(crate) fn callable(&self) -> bool {
-        code::is_public(self)
-    }
 }
 
 /// The explanation fields of one record.

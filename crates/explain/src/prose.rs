@@ -29,6 +29,18 @@ pub(crate) enum Subject<'a> {
     Other,
 }
 
+impl Subject<'_> {
+    /// Whether a user can make a conjunct about it false: the configuration, the environment,
+    /// or an argument of a function they can call (`public`).
+    fn up_to_the_user(&self, public: bool) -> bool {
+        match self {
+            Subject::Param(_) | Subject::BoolParam(..) => public,
+            Subject::Config(..) | Subject::Env(..) => true,
+            Subject::State(_) | Subject::Other => false,
+        }
+    }
+}
+
 pub(crate) fn subject<'a>(site: &Site<'a>, conjunct: &str) -> Subject<'a> {
     let facts = site.facts;
     let (positive, bare) = match conjunct
@@ -486,16 +498,15 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
     }
     if !checks.is_empty() {
         let passed: Vec<String> = checks.iter().map(|c| ticked(&c.expr)).collect();
-        let mut lines: Vec<String> = checks.iter().map(|c| c.line.to_string()).collect();
-        lines.sort();
+        let mut lines: Vec<u32> = checks.iter().map(|c| c.line).collect();
+        lines.sort_unstable();
         lines.dedup();
+        let ifs = if lines.len() == 1 { "" } else { "s" };
         doc.push_str(&format!(
-            " By then {} hold{}: the `if`{} at line{} {} did not leave {}.",
+            " By then {} hold{}: the `if`{ifs} at line{ifs} {} did not leave {}.",
             and_list(&passed),
             if passed.len() == 1 { "s" } else { "" },
-            if lines.len() == 1 { "" } else { "s" },
-            if lines.len() == 1 { "" } else { "s" },
-            and_list(&lines),
+            and_list(&lines.iter().map(u32::to_string).collect::<Vec<_>>()),
             function_ref(site),
         ));
     }
@@ -518,20 +529,19 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
             Binding::State => doc.push_str(&state_sentence(site, s)),
         }
     }
-    if site.callable() {
-        doc.push_str(&named_together(
-            &parameters,
-            "is a parameter: the caller decides it",
-            "are parameters: the caller decides them",
-        ));
+    let (one, many) = if code::is_public(site) {
+        (
+            "is a parameter: the caller decides it".to_owned(),
+            "are parameters: the caller decides them".to_owned(),
+        )
     } else {
         let f = function_ref(site);
-        doc.push_str(&named_together(
-            &parameters,
-            &format!("is a parameter of {f}"),
-            &format!("are parameters of {f}"),
-        ));
-    }
+        (
+            format!("is a parameter of {f}"),
+            format!("are parameters of {f}"),
+        )
+    };
+    doc.push_str(&named_together(&parameters, &one, &many));
     for h in &facts.helpers {
         doc.push_str(&format!(
             " `{}()` (line {}) returns {}.",
@@ -860,7 +870,7 @@ pub(crate) fn trigger_scenarios(site: &Site<'_>) -> String {
 
 pub(crate) fn common_situations(site: &Site<'_>) -> String {
     if let Some((class, _)) = own_text(site) {
-        let values = if site.shows_values() {
+        let values = if code::has_placeholder(site.message) {
             " What went wrong is in the values the text shows."
         } else {
             ""
@@ -887,7 +897,7 @@ pub(crate) fn common_situations(site: &Site<'_>) -> String {
                 format!("the environment gives `{text}` a value that makes `{c}` hold")
             }
             Subject::State(_) => format!("`{c}` holds"),
-            Subject::Param(p) if site.callable() => {
+            Subject::Param(p) if code::is_public(site) => {
                 format!("the caller passes a `{}` for which `{c}` holds", p.name)
             }
             Subject::Param(_) => format!("`{c}` holds"),
@@ -1017,7 +1027,7 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
     let facts = site.facts;
     let mut out: Vec<String> = Vec::new();
     if let Some((class, _)) = own_text(site) {
-        let values = if site.shows_values() {
+        let values = if code::has_placeholder(site.message) {
             " The values in the message say which input or state made it."
         } else {
             ""
@@ -1037,9 +1047,10 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
         return out;
     }
     let fname = function_ref(site);
+    let public = code::is_public(site);
     // Where a user catches it: around the call of the site's function when they can make
     // it, else around the way in.
-    let catch_at = match (&facts.entry, site.callable()) {
+    let catch_at = match (&facts.entry, public) {
         (_, true) => format!("where {fname} is called"),
         (Some(e), false) if e.command.is_none() && !e.chain.is_empty() => {
             format!("where `{}()` is called", e.chain[0].function)
@@ -1054,11 +1065,7 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
             .flat_map(|p| p.split(" or ").flat_map(|q| q.split(" and ")))
             .map(|p| p.trim().trim_matches(['(', ')']).trim())
             .filter(|p| !p.is_empty())
-            .all(|p| match subject(site, p) {
-                Subject::Other | Subject::State(_) => false,
-                Subject::Param(_) | Subject::BoolParam(..) => site.callable(),
-                Subject::Config(..) | Subject::Env(..) => true,
-            })
+            .all(|p| subject(site, p).up_to_the_user(public))
     }) {
         let runs: Vec<String> = b.statements.iter().map(|s| ticked(s)).collect();
         if !runs.is_empty() {
@@ -1073,7 +1080,7 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
     for c in facts.guards().flat_map(|c| c.conjuncts.iter()).take(4) {
         let s = match subject(site, c) {
             // An argument of a function only its own package calls is no user's to change.
-            Subject::BoolParam(..) | Subject::Param(_) if !site.callable() => continue,
+            Subject::BoolParam(..) | Subject::Param(_) if !public => continue,
             Subject::BoolParam(p, v) => format!(
                 "Call {fname} with `{}` set to {}, so that `{c}` no longer holds.",
                 p.name,
@@ -1146,7 +1153,7 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
         HandlingStrategy::FixCode => format!(
             "A failed {} in {fname} is a bug in the code that reached it or in {fname} itself: report it{}.",
             if site.error_type == ErrorType::Assertion { "assertion" } else { "check" },
-            if site.shows_values() { " with the values in the message" } else { " with how it was reached" }
+            if code::has_placeholder(site.message) { " with the values in the message" } else { " with how it was reached" }
         ),
         HandlingStrategy::FailFast => {
             "Let the program stop, and fix the cause the message names before running again."
@@ -1160,7 +1167,7 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
                     "Meet what the doc comment of {fname} asks before calling it: \"{}\"",
                     quote(&text)
                 ),
-                None if site.callable() => format!(
+                None if public => format!(
                     "Give {fname} only arguments it accepts: on others it stops the program instead of returning an error."
                 ),
                 None => format!(
@@ -1189,16 +1196,16 @@ pub(crate) fn prevention_tips(site: &Site<'_>) -> Vec<String> {
     let facts = site.facts;
     let mut out = Vec::new();
     let fname = function_ref(site);
+    let public = code::is_public(site);
     // Only a condition on what a caller can see before the call (an argument, the
     // configuration, the environment, state the file sets) can be checked beforehand: `!ok`
     // of a type assertion inside the function cannot.
     let checkable: Vec<String> = facts
         .guards()
         .filter(|c| {
-            c.conjuncts.iter().any(|j| match subject(site, j) {
-                Subject::Other => false,
-                Subject::Param(_) | Subject::BoolParam(..) | Subject::State(_) => site.callable(),
-                Subject::Config(..) | Subject::Env(..) => true,
+            c.conjuncts.iter().any(|j| {
+                let s = subject(site, j);
+                s.up_to_the_user(public) || public && matches!(s, Subject::State(_))
             })
         })
         .map(|c| ticked(&c.expr))

@@ -1239,7 +1239,7 @@ pub(crate) fn preorder<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>) -> bo
 }
 
 /// The arguments of a macro's token tree, split at the commas outside brackets and strings.
-fn split_top_level(s: &str) -> Vec<&str> {
+pub(crate) fn split_top_level(s: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let (mut depth, mut start, mut in_str, mut prev) = (0i32, 0usize, false, '\0');
     for (i, c) in s.char_indices() {

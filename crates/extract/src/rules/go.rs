@@ -48,8 +48,7 @@ impl Rules for Go {
                 "identifier" => {
                     let constant_false = self
                         .local_value(e, cx.text(e), cx)
-                        .is_some_and(|v| v.kind() == "false")
-                        && is_package_constant(e, cx);
+                        .is_some_and(|v| v.kind() == "false" && is_constant_value(v));
                     if constant_false {
                         return true;
                     }
@@ -413,19 +412,10 @@ fn status_of(node: Node<'_>, cx: &Cx<'_>) -> Option<u16> {
     http_status(node, cx, "int_literal", "selector_expression")
 }
 
-/// Whether the name `id` refers to is a `const` of its file, declared outside any function.
-fn is_package_constant(id: Node<'_>, cx: &Cx<'_>) -> bool {
-    let mut root = id;
-    while let Some(p) = root.parent() {
-        root = p;
-    }
-    let name = cx.text(id);
-    named_children(root)
-        .into_iter()
-        .filter(|d| d.kind() == "const_declaration")
-        .flat_map(named_children)
-        .any(|spec| {
-            spec.child_by_field_name("name")
-                .is_some_and(|n| cx.text(n) == name)
-        })
+/// Whether a value is that of a `const` (`const debug = false`): its spec's declaration,
+/// through the expression list, is a `const_declaration`.
+fn is_constant_value(value: Node<'_>) -> bool {
+    std::iter::successors(value.parent(), |n| n.parent())
+        .take(3)
+        .any(|n| n.kind() == "const_declaration")
 }

@@ -386,22 +386,7 @@ fn cfg_requires_test(attr: &str) -> bool {
     let Some(args) = pred.strip_prefix("all(").and_then(|p| p.strip_suffix(')')) else {
         return false;
     };
-    let mut depth = 0;
-    let mut start = 0;
-    let mut parts = Vec::new();
-    for (i, c) in args.char_indices() {
-        match c {
-            '(' => depth += 1,
-            ')' => depth -= 1,
-            ',' if depth == 0 => {
-                parts.push(&args[start..i]);
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    parts.push(&args[start..]);
-    parts.contains(&"test")
+    crate::facts::split_top_level(args).contains(&"test")
 }
 
 #[cfg(test)]
