@@ -21,6 +21,8 @@ const MAX_VISITED: usize = 64;
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Program {
     pub(crate) name: Option<String>,
+    /// The repository's folder, where the files of the functions on the way are read.
+    pub(crate) root: std::path::PathBuf,
 }
 
 impl Program {
@@ -43,7 +45,10 @@ impl Program {
                     && n.chars()
                         .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
             });
-        Program { name }
+        Program {
+            name,
+            root: root.to_owned(),
+        }
     }
 
     /// The command whose file `path` is (`lib/commands/trust/circleci.js` is `npm trust
@@ -112,6 +117,7 @@ pub(crate) fn entry(
                 file: file.clone(),
                 line: def.line,
                 signature: def.signature.to_owned(),
+                owner: owner_of(lang, &program.root, &file, def.line, def.signature),
             }];
             chain.extend(below.iter().cloned());
             if js {
@@ -138,6 +144,77 @@ pub(crate) fn entry(
         frontier = next;
     }
     None
+}
+
+/// The class, impl or receiver type that the function defined at `line` of `file` is a method
+/// of: a Go method's receiver type; the nearest `class` or `impl` above the definition and less
+/// indented (Python, Rust, Java; a Java class only when it is public). `None` for a plain
+/// function.
+fn owner_of(
+    lang: Lang,
+    root: &std::path::Path,
+    file: &str,
+    line: u32,
+    signature: &str,
+) -> Option<String> {
+    let sig = signature.trim_start();
+    match lang {
+        Lang::Go => {
+            let receiver = sig.strip_prefix("func (")?.split(')').next()?;
+            let ty = receiver.split_whitespace().last()?.trim_start_matches('*');
+            Some(ty.split('[').next().unwrap_or(ty).to_owned())
+        }
+        Lang::Python | Lang::Rust | Lang::Java => {
+            let text = std::fs::read_to_string(root.join(file)).ok()?;
+            let lines: Vec<&str> = text.lines().collect();
+            let at = (line as usize).checked_sub(1)?;
+            let indent = |l: &str| l.len() - l.trim_start().len();
+            let own = indent(lines.get(at)?);
+            if own == 0 {
+                return None;
+            }
+            for l in lines[..at].iter().rev() {
+                let t = l.trim_start();
+                if t.is_empty() || indent(l) >= own {
+                    continue;
+                }
+                let word = |rest: &str| {
+                    let name: String = rest
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect();
+                    (!name.is_empty()).then_some(name)
+                };
+                return match lang {
+                    Lang::Python => t.strip_prefix("class ").and_then(word),
+                    // A class nested in another, or not public, is no caller's to name.
+                    Lang::Java => {
+                        let words: Vec<&str> = t.split_whitespace().collect();
+                        let at = words.iter().position(|w| {
+                            matches!(*w, "class" | "interface" | "enum" | "record")
+                        })?;
+                        let public = words[..at].contains(&"public");
+                        public.then(|| word(words.get(at + 1)?)).flatten()
+                    }
+                    _ => {
+                        let rest = t.strip_prefix("impl")?;
+                        // `impl<T> Trait<T> for Type<T>`: the type after ` for `, else the first.
+                        let rest = match rest.strip_prefix('<') {
+                            Some(r) => r.split_once("> ").map(|(_, r)| r)?,
+                            None => rest.trim_start(),
+                        };
+                        let rest = match rest.split_once(" for ") {
+                            Some((_, r)) => r,
+                            None => rest,
+                        };
+                        word(rest.trim_start())
+                    }
+                };
+            }
+            None
+        }
+        Lang::JavaScript | Lang::TypeScript => None,
+    }
 }
 
 /// Most other ways in an entry names.
@@ -413,6 +490,7 @@ mod tests {
     fn a_command_file_names_its_command() {
         let npm = Program {
             name: Some("npm".into()),
+            ..Program::default()
         };
         assert_eq!(
             npm.command("lib/commands/trust/circleci.js").as_deref(),

@@ -174,6 +174,15 @@ pub(crate) fn is_public(site: &Site<'_>) -> bool {
     let Some(f) = named_function(site) else {
         return false;
     };
+    // A command's code is reached through the command, not called.
+    if site
+        .facts
+        .entry
+        .as_ref()
+        .is_some_and(|e| e.command.is_some())
+    {
+        return false;
+    }
     let path = site.file_path;
     let owner = f.owner.as_deref().unwrap_or("");
     let sig = f.signature.as_str();
@@ -272,10 +281,96 @@ fn variable_for(lang: Lang, owner: &str) -> String {
         "type" | "class" | "object" | "str" | "list" | "dict" | "set" | "int" | "string"
         | "error" | "self" | "this" | "new" | "default" | "interface" | "package" | "match"
         | "ref" | "mod" | "fn" | "struct" | "enum" | "impl" | "trait" | "use" | "static"
-        | "const" => {
+        | "const" | "float" | "double" | "long" | "short" | "byte" | "char" | "boolean"
+        | "void" | "final" | "var" | "let" | "function" | "import" | "return" => {
             format!("{var}_")
         }
         _ => var,
+    }
+}
+
+/// A function a caller calls by name: the site's own, or the way in to it.
+struct Callee<'a> {
+    name: &'a str,
+    owner: Option<&'a str>,
+    parameters: std::borrow::Cow<'a, [crate::Parameter]>,
+    file: &'a str,
+    /// It takes a receiver (`self`, `&self`).
+    method: bool,
+    is_static: bool,
+    is_async: bool,
+    /// Go: the types of its results.
+    results: Vec<String>,
+    /// Its declaration up to the body.
+    signature: &'a str,
+    /// The site's own function: its guards decide which optional parameters are passed.
+    own: bool,
+}
+
+impl<'a> Callee<'a> {
+    /// The site's own function, when a caller outside can call it.
+    fn own(site: &Site<'a>) -> Option<Callee<'a>> {
+        if !is_public(site) {
+            return None;
+        }
+        let f = named_function(site)?;
+        let sig = f.signature.as_str();
+        let declared = crate::signature::read(site.lang, &f.name, sig);
+        Some(Callee {
+            name: &f.name,
+            owner: f.owner.as_deref(),
+            parameters: std::borrow::Cow::Borrowed(&f.parameters),
+            file: site.file_path,
+            method: match site.lang {
+                Lang::Python => sig.contains("(self"),
+                Lang::Rust => sig.contains("self"),
+                _ => true,
+            },
+            is_static: match site.lang {
+                Lang::Python => sig.contains("(cls"),
+                _ => sig.starts_with("static ") || sig.contains(" static "),
+            },
+            is_async: sig.starts_with("async ") || sig.contains(" async "),
+            results: declared.map(|d| d.results).unwrap_or_default(),
+            signature: sig,
+            own: true,
+        })
+    }
+
+    /// The function of the way in to the site (the top of the entry's chain), when the error
+    /// is proven to reach it: no handler of the error is on the way.
+    fn way_in(site: &Site<'a>) -> Option<Callee<'a>> {
+        let entry = site.facts.entry.as_ref()?;
+        if entry.command.is_some() {
+            return None;
+        }
+        let top = entry.chain.first()?;
+        let caught_on_the_way = site.facts.handlers.iter().any(|h| {
+            entry
+                .chain
+                .iter()
+                .any(|s| s.file == h.file && h.function.as_deref() == Some(s.function.as_str()))
+        });
+        if caught_on_the_way {
+            return None;
+        }
+        let sig = top.signature.as_str();
+        let declared = crate::signature::read(site.lang, &top.function, sig)?;
+        if (declared.method || site.lang == Lang::Java) && top.owner.is_none() {
+            return None;
+        }
+        Some(Callee {
+            name: &top.function,
+            owner: top.owner.as_deref(),
+            parameters: std::borrow::Cow::Owned(declared.parameters),
+            file: &top.file,
+            method: declared.method || site.lang == Lang::Go && top.owner.is_some(),
+            is_static: declared.is_static,
+            is_async: sig.starts_with("async ") || sig.contains(" async "),
+            results: declared.results,
+            signature: sig,
+            own: false,
+        })
     }
 }
 
@@ -284,16 +379,66 @@ fn variable_for(lang: Lang, owner: &str) -> String {
 /// `new Owner(a)`); those with a default, and variadic ones, left out. `set` gives one
 /// parameter a value.
 fn public_call(site: &Site<'_>, set: Option<(&str, &str)>) -> Option<String> {
-    if !is_public(site) {
-        return None;
-    }
-    let f = named_function(site)?;
-    let sig = f.signature.as_str();
+    call_of(site, &Callee::own(site)?, set)
+}
+
+/// The call a caller makes that raises the error: of the site's own function, or else of the
+/// function of the way in to it, in a form the error comes back from (a Go function whose last
+/// result is an `error`, a Rust function that returns a `Result`).
+struct Reaching {
+    call: String,
+    /// Go: what to assign the results to (`_, err`).
+    assign: String,
+    /// The way in, when the call is not of the site's own function: "`open()` reaches
+    /// `_read()`".
+    via: Option<String>,
+}
+
+fn reaching_call(site: &Site<'_>) -> Option<Reaching> {
+    let callee = Callee::own(site).or_else(|| Callee::way_in(site))?;
+    let panics = matches!(site.error_type, ErrorType::Panic | ErrorType::Assertion);
+    let assign = match site.lang {
+        Lang::Go if !panics => {
+            if callee.results.last().map(String::as_str) != Some("error") {
+                return None;
+            }
+            let mut lhs = vec!["_"; callee.results.len() - 1];
+            lhs.push("err");
+            lhs.join(", ")
+        }
+        Lang::Rust if !panics => {
+            let ret = callee.signature.rsplit_once("->").map_or("", |(_, r)| r);
+            if !ret.contains("Result") {
+                return None;
+            }
+            String::new()
+        }
+        _ => String::new(),
+    };
+    let call = call_of(site, &callee, None)?;
+    let via = (!callee.own).then(|| {
+        let f = named_function(site).map_or("", |f| f.name.as_str());
+        match callee.file == site.file_path {
+            true => format!(
+                "{}() reaches {f}() (line {}), which raises it",
+                callee.name, site.line
+            ),
+            false => format!(
+                "{}() ({}) reaches {f}() ({}:{}), which raises it",
+                callee.name, callee.file, site.file_path, site.line
+            ),
+        }
+    });
+    Some(Reaching { call, assign, via })
+}
+
+fn call_of(site: &Site<'_>, f: &Callee<'_>, set: Option<(&str, &str)>) -> Option<String> {
     let args: Vec<String> = f
         .parameters
         .iter()
         .filter(|p| {
-            let wanted = set.is_some_and(|(n, _)| n == p.name) || guard_reads(site, &p.name);
+            let wanted =
+                set.is_some_and(|(n, _)| n == p.name) || f.own && guard_reads(site, &p.name);
             !p.variadic && (!p.optional || wanted)
         })
         .map(|p| {
@@ -309,11 +454,10 @@ fn public_call(site: &Site<'_>, set: Option<(&str, &str)>) -> Option<String> {
         })
         .collect();
     let args = args.join(", ");
-    let owner = f.owner.as_deref().map(|o| {
+    let owner = f.owner.map(|o| {
         let o = o.trim_start_matches('*');
         o.split(['<', '[']).next().unwrap_or(o).to_owned()
     });
-    let is_static = sig.starts_with("static ") || sig.contains(" static ");
     let constructor = match (site.lang, owner.as_deref()) {
         (Lang::Python, Some(o)) if f.name == "__init__" => Some(format!("{o}({args})")),
         (Lang::TypeScript | Lang::JavaScript, Some(o)) if f.name == "constructor" => {
@@ -333,29 +477,28 @@ fn public_call(site: &Site<'_>, set: Option<(&str, &str)>) -> Option<String> {
     }
     let receiver = match (&owner, site.lang) {
         // A module's function is called through the module by a caller elsewhere.
-        (None, Lang::Python) => module_of(site.file_path, true)
+        (None, Lang::Python) => module_of(f.file, true)
             .map(|m| format!("{m}."))
             .unwrap_or_default(),
-        (None, Lang::Go) => module_of(site.file_path, false)
+        (None, Lang::Go) => module_of(f.file, false)
             .filter(|m| *m != "main")
             .map(|m| format!("{m}."))
             .unwrap_or_default(),
         (None, _) => String::new(),
-        (Some(o), Lang::Python) if sig.contains("(cls") => format!("{o}."),
-        (Some(o), Lang::Python) if sig.contains("(self") => {
-            format!("{}.", variable_for(site.lang, o))
-        }
+        (Some(o), Lang::Python) if f.is_static => format!("{o}."),
+        (Some(o), Lang::Python) if f.method => format!("{}.", variable_for(site.lang, o)),
         (Some(o), Lang::Python) => format!("{o}."),
-        (Some(o), Lang::Rust) if sig.contains("self") => format!("{}.", variable_for(site.lang, o)),
+        (Some(o), Lang::Rust) if f.method => format!("{}.", variable_for(site.lang, o)),
         (Some(o), Lang::Rust) => format!("{o}::"),
-        (Some(o), Lang::Java | Lang::TypeScript | Lang::JavaScript) if is_static => format!("{o}."),
+        (Some(o), Lang::Java | Lang::TypeScript | Lang::JavaScript) if f.is_static => {
+            format!("{o}.")
+        }
         (Some(o), _) => format!("{}.", variable_for(site.lang, o)),
     };
     let call = format!("{receiver}{}({args})", f.name);
-    let is_async = sig.starts_with("async ") || sig.contains(" async ");
     Some(match site.lang {
-        Lang::Rust if is_async => format!("{call}.await"),
-        Lang::TypeScript | Lang::JavaScript | Lang::Python if is_async => format!("await {call}"),
+        Lang::Rust if f.is_async => format!("{call}.await"),
+        Lang::TypeScript | Lang::JavaScript | Lang::Python if f.is_async => format!("await {call}"),
         _ => call,
     })
 }
@@ -773,6 +916,9 @@ pub(crate) fn type_guard(site: &Site<'_>) -> String {
     {
         return class_guard(site);
     }
+    if let Some(command) = command_of(site) {
+        return output_guard(site, command);
+    }
     let frag = quoted(&fragment);
     match site.lang {
         Lang::TypeScript => match site.class {
@@ -816,6 +962,50 @@ pub(crate) fn type_guard(site: &Site<'_>) -> String {
             format!("static boolean isThisError(Throwable e) {{\n    return e instanceof {c} && e.getMessage() != null && e.getMessage().contains({frag});\n}}")
         }
     }
+}
+
+/// The command of the project's program that the site runs under (`npm ci`), for an error that
+/// its user sees as the command's output, not as a value to catch.
+fn command_of<'a>(site: &Site<'a>) -> Option<&'a str> {
+    let entry = site.facts.entry.as_ref()?;
+    let command = entry.command.as_deref()?;
+    (matches!(site.lang, Lang::JavaScript | Lang::TypeScript)
+        && matches!(site.error_type, ErrorType::Exception | ErrorType::Exit))
+    .then_some(command)
+}
+
+/// The longest literal run of one line of the message: a program's log prints each line of a
+/// message with its own prefix (`npm error `).
+fn line_fragment(message: &str) -> String {
+    message
+        .lines()
+        .map(stable_fragment)
+        .max_by_key(|f| f.chars().filter(|c| c.is_alphanumeric()).count())
+        .unwrap_or_default()
+}
+
+/// A test of a command's output for the error's text.
+fn output_guard(site: &Site<'_>, command: &str) -> String {
+    let frag = quoted(&line_fragment(site.message));
+    match site.lang {
+        Lang::TypeScript => format!("// `{command}` prints it to stderr and exits non-zero\nfunction isThisError(output: string): boolean {{\n  return output.includes({frag});\n}}"),
+        _ => format!("// `{command}` prints it to stderr and exits non-zero\nfunction isThisError(output) {{\n  return output.includes({frag});\n}}"),
+    }
+}
+
+/// The command run as a script runs it, its output tested by the typeGuard.
+fn command_run(site: &Site<'_>, command: &str, handle: &str) -> String {
+    let mut words = command.split_whitespace();
+    let program = words.next().unwrap_or(command);
+    let args = words.map(quoted).collect::<Vec<_>>().join(", ");
+    let import = match site.lang {
+        Lang::TypeScript => "import { spawnSync } from 'node:child_process';",
+        _ => "const { spawnSync } = require('node:child_process');",
+    };
+    format!(
+        "{import}\n\nconst run = spawnSync({}, [{args}], {{ encoding: 'utf8' }});\nif (run.status !== 0) {{\n  if (!isThisError(run.stderr)) throw new Error(run.stderr);\n  {handle}\n}}",
+        quoted(program)
+    )
 }
 
 /// A test of the error by its class alone, for a message with no literal text to look for.
@@ -866,11 +1056,21 @@ pub(crate) fn try_catch(site: &Site<'_>, strategy: HandlingStrategy) -> String {
     let action = action_comment(site, strategy);
     // The call a caller makes, when it can make it; otherwise a placeholder for the code that
     // reaches the site (for an error type's own text, the first place that creates the type).
-    let the_call = if crate::prose::own_text(site).is_none() {
-        public_call(site, None)
+    let reaching = if crate::prose::own_text(site).is_none() {
+        reaching_call(site)
     } else {
         None
     };
+    let via = reaching
+        .as_ref()
+        .and_then(|r| r.via.as_ref())
+        .map(|v| format!("{c} {v}\n"))
+        .unwrap_or_default();
+    let assign = reaching
+        .as_ref()
+        .map(|r| r.assign.clone())
+        .unwrap_or_default();
+    let the_call = reaching.map(|r| r.call);
     let reaches = || match site
         .facts
         .callers
@@ -882,8 +1082,10 @@ pub(crate) fn try_catch(site: &Site<'_>, strategy: HandlingStrategy) -> String {
             None => format!("{}:{}", r.file, r.line),
         },
         None => match named_function(site) {
-            Some(f) => format!("{}() ({}:{})", f.name, site.file_path, site.line),
-            None => format!("{}:{}", site.file_path, site.line),
+            Some(f) if is_public(site) => {
+                format!("{}() ({}:{})", f.name, site.file_path, site.line)
+            }
+            _ => format!("{}:{}", site.file_path, site.line),
         },
     };
     let fallback = match deciding_bool(site) {
@@ -896,7 +1098,10 @@ pub(crate) fn try_catch(site: &Site<'_>, strategy: HandlingStrategy) -> String {
         Lang::Python | Lang::Java => "Exception",
         _ => "Error",
     });
-    match site.lang {
+    if let Some(command) = command_of(site) {
+        return command_run(site, command, &handle);
+    }
+    let code = match site.lang {
         Lang::Python => {
             let body = the_call.unwrap_or_else(|| format!("...  # the code that reaches {}", reaches()));
             format!("try:\n    {body}\nexcept {class} as e:\n    if not is_this_error(e):\n        raise\n    {handle}")
@@ -914,7 +1119,7 @@ pub(crate) fn try_catch(site: &Site<'_>, strategy: HandlingStrategy) -> String {
             format!("func() {{\n\tdefer func() {{\n\t\tif r := recover(); r != nil {{\n\t\t\tif !isThisPanic(r) {{\n\t\t\t\tpanic(r)\n\t\t\t}}\n\t\t\t{handle}\n\t\t}}\n\t}}()\n\t{body}\n}}()")
         }
         Lang::Go => match the_call {
-            Some(call) => format!("if err := {call}; err != nil {{\n\tif isThisError(err) {{\n\t\t{handle}\n\t}}\n\treturn err\n}}"),
+            Some(call) => format!("if {assign} := {call}; err != nil {{\n\tif isThisError(err) {{\n\t\t{handle}\n\t}}\n\treturn err\n}}"),
             None => format!("// err: the error returned by the code that reaches {}\nif err != nil {{\n\tif isThisError(err) {{\n\t\t{handle}\n\t}}\n\treturn err\n}}", reaches()),
         },
         Lang::Rust => match site.error_type {
@@ -927,7 +1132,8 @@ pub(crate) fn try_catch(site: &Site<'_>, strategy: HandlingStrategy) -> String {
                 None => format!("// result: the Result of the code that reaches {}\nif let Err(e) = &result {{\n    if is_this_error(e) {{\n        {handle}\n    }}\n}}", reaches()),
             },
         },
-    }
+    };
+    format!("{via}{code}")
 }
 
 #[cfg(test)]

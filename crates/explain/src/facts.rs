@@ -100,6 +100,9 @@ pub struct Step {
     pub line: u32,
     /// Its declaration up to the body, as written.
     pub signature: String,
+    /// The class, impl or receiver type it is a method of, when the file says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
 }
 
 /// The function a site is in.

@@ -40,6 +40,7 @@ mod code;
 mod docs;
 mod facts;
 mod prose;
+mod signature;
 
 pub use facts::{
     Binding, Branch, Condition, ConditionKind, ConfigRead, ConfigSource, Context, Effect, Entry,

@@ -1,7 +1,7 @@
 //! What a record's file path says about it.
 
-/// Folders whose files are tests, in any case.
-const TEST_DIRS: [&str; 8] = [
+/// Folders whose files are tests, benchmarks or examples, in any case: none is the product.
+const TEST_DIRS: [&str; 11] = [
     "test",
     "tests",
     "__tests__",
@@ -10,6 +10,9 @@ const TEST_DIRS: [&str; 8] = [
     "__mocks__",
     "spec",
     "e2e",
+    "benches",
+    "benchmarks",
+    "examples",
 ];
 
 /// Whether a repository-relative path is a test file or lives in a test folder.
@@ -48,6 +51,8 @@ mod tests {
         assert!(is_test_path("src/a.spec.ts"));
         assert!(is_test_path("idlelib/idle_test/x.py"));
         assert!(is_test_path("src/test/java/FooTest.java"));
+        assert!(is_test_path("regex-1.10.2/benches/canonicalize.rs"));
+        assert!(is_test_path("tokio-1.35.0/examples/echo.rs"));
         assert!(!is_test_path("src/contest.py"));
         assert!(!is_test_path("lib/testament.js"));
         assert!(!is_test_path("unittest/case.py"));

@@ -8,7 +8,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use crate::corpora::{self, Indexed};
-use crate::util::{copy_dir, fixtures, golden_indexed, Scratch};
+use crate::util::{copy_dir, fixtures, golden_indexed, record_of, Scratch};
 
 fn facts_fixture() -> Scratch {
     let s = Scratch::new();
@@ -1030,12 +1030,7 @@ fn an_explanation_says_only_what_holds() {
     );
     s.ok(&["index", "lib", "--repo", "acme/lib"]);
     let records = s.records();
-    let by = |m: &str| {
-        records
-            .iter()
-            .find(|r| r["errorMessage"] == m)
-            .unwrap_or_else(|| panic!("no record of {m:?}"))
-    };
+    let by = |m: &str| record_of(&records, m);
     // `raise EOFError`: the class alone, recognised by its class.
     let eof = by("EOFError");
     let doc = eof["documentation"].as_str().unwrap();
@@ -1062,4 +1057,54 @@ fn an_explanation_says_only_what_holds() {
     // `if debugFloat` with `const debugFloat = false` never runs.
     assert!(records.iter().all(|r| r["errorMessage"] != "bad hm"));
     by("negative hm");
+}
+
+/// The code fields call what a caller can reach: the public function on the way in (with
+/// its own parameters), never a private one; a Go call that returns two values is assigned
+/// two; a command's error is found in the command's output.
+#[test]
+fn the_code_calls_what_a_caller_reaches() {
+    let s = Scratch::new();
+    s.write(
+        "lib/pkg/archive.py",
+        "class Archive:\n    def extract(self, member, path=None):\n        return self._seek(member)\n\n    def _seek(self, member):\n        if member.offset < 0:\n            raise ValueError('seeking backwards is not allowed')\n        return member\n",
+    );
+    s.write(
+        "lib/key/key.go",
+        "package key\n\nimport \"errors\"\n\ntype Key struct{}\n\nfunc ParseKey(der []byte) (*Key, error) {\n\tif len(der) == 0 {\n\t\treturn nil, errors.New(\"key: empty input\")\n\t}\n\treturn &Key{}, nil\n}\n",
+    );
+    s.ok(&["index", "lib", "--repo", "acme/lib"]);
+    let records = s.records();
+    let by = |m: &str| record_of(&records, m);
+    let seek = by("seeking backwards is not allowed");
+    let try_catch = seek["tryCatchPattern"].as_str().unwrap();
+    assert!(try_catch.contains("archive.extract(member)"), "{try_catch}");
+    assert!(!try_catch.contains("._seek("), "{try_catch}");
+    let key = by("key: empty input");
+    let try_catch = key["tryCatchPattern"].as_str().unwrap();
+    assert!(
+        try_catch.contains("if _, err := key.ParseKey(der); err != nil"),
+        "{try_catch}"
+    );
+
+    let npm = Scratch::new();
+    npm.write(
+        "cli/package.json",
+        r#"{"name": "tool", "bin": {"tool": "bin/tool.js"}}"#,
+    );
+    npm.write(
+        "cli/lib/commands/ci.js",
+        "class CI {\n  async exec(args) {\n    if (this.npm.global) {\n      throw Object.assign(new Error('`tool ci` does not work for global packages'), { code: 'ECIGLOBAL' })\n    }\n  }\n}\nmodule.exports = CI\n",
+    );
+    npm.ok(&["index", "cli", "--repo", "acme/tool"]);
+    let records = npm.records();
+    let ci = record_of(&records, "`tool ci` does not work for global packages");
+    let try_catch = ci["tryCatchPattern"].as_str().unwrap();
+    assert!(
+        try_catch.contains("spawnSync(\"tool\", [\"ci\"]"),
+        "{try_catch}"
+    );
+    assert!(!try_catch.contains("exec("), "{try_catch}");
+    let guard = ci["typeGuard"].as_str().unwrap();
+    assert!(guard.contains("output.includes("), "{guard}");
 }

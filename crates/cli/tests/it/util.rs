@@ -72,6 +72,17 @@ impl Scratch {
     }
 }
 
+/// The record of `records` with the message `message`.
+pub(crate) fn record_of<'a>(
+    records: &'a [serde_json::Value],
+    message: &str,
+) -> &'a serde_json::Value {
+    records
+        .iter()
+        .find(|r| r["errorMessage"] == message)
+        .unwrap_or_else(|| panic!("no record of {message:?}"))
+}
+
 pub(crate) fn errata_cmd() -> Command {
     Command::new(env!("CARGO_BIN_EXE_errata"))
 }
