@@ -279,7 +279,10 @@ fn callers(
     graph
         .calls_of(name, family)
         .filter(|c| !(c.in_tests || (c.file == file && c.caller == name)))
-        .filter(|c| reaches(lang, c.file, c.via, file))
+        .filter(|c| {
+            reaches(lang, c.file, c.via, file)
+                || c.via == Via::Other && near(lang, c.file, file) && unique(graph, name, family)
+        })
         .map(|c| {
             (
                 c.file.to_owned(),
@@ -313,6 +316,19 @@ fn reaches(lang: Lang, from: &str, via: Via<'_>, to: &str) -> bool {
         }
         Via::Other => false,
     }
+}
+
+/// Whether a call in `from` is as near the definition in `to` as a bare call must be: in its
+/// file, or its package for Go.
+fn near(lang: Lang, from: &str, to: &str) -> bool {
+    let folder = |p: &str| p.rsplit_once('/').map_or("", |(d, _)| d).to_owned();
+    from == to || (lang == Lang::Go && folder(from) == folder(to))
+}
+
+/// Whether the repository defines one function named `name`, in one place: a call of it through
+/// any receiver near it reaches that one.
+fn unique(graph: &CallGraph, name: &str, family: u8) -> bool {
+    graph.defined_once(name, family)
 }
 
 /// The definition of `name` in `file` that holds `line`: the last one that starts at or above

@@ -188,6 +188,11 @@ impl CallGraph {
         files.len()
     }
 
+    /// Whether the files of `family` define one function named `name`, once.
+    pub fn defined_once(&self, name: &str, family: u8) -> bool {
+        self.defs_of(name, family).is_some_and(|d| d.len() == 1)
+    }
+
     fn defs_of(&self, name: &str, family: u8) -> Option<&Vec<Def>> {
         let id = *self.names.get(name)?;
         self.defs.get(&(id, family))

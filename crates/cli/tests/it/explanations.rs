@@ -1107,4 +1107,6 @@ fn the_code_calls_what_a_caller_reaches() {
     assert!(!try_catch.contains("exec("), "{try_catch}");
     let guard = ci["typeGuard"].as_str().unwrap();
     assert!(guard.contains("output.includes("), "{guard}");
+    // What a command tells the one who ran it is about how they ran it.
+    assert_eq!(ci["backgroundTag"], "invalid-input");
 }
