@@ -1002,8 +1002,12 @@ fn command_run(site: &Site<'_>, command: &str, handle: &str) -> String {
         Lang::TypeScript => "import { spawnSync } from 'node:child_process';",
         _ => "const { spawnSync } = require('node:child_process');",
     };
+    let (sig, ret) = match site.lang {
+        Lang::TypeScript => ("extraArgs: string[]", ": string"),
+        _ => ("extraArgs", ""),
+    };
     format!(
-        "{import}\n\nconst run = spawnSync({}, [{args}], {{ encoding: 'utf8' }});\nif (run.status !== 0) {{\n  if (!isThisError(run.stderr)) throw new Error(run.stderr);\n  {handle}\n}}",
+        "{import}\n\n// Runs `{command}` with the rest of the arguments of the run that failed.\nfunction runCommand({sig}){ret} {{\n  const run = spawnSync({}, [{args}, ...extraArgs], {{ encoding: 'utf8' }});\n  if (run.status !== 0) {{\n    if (!isThisError(run.stderr)) throw new Error(run.stderr);\n    {handle}\n  }}\n  return run.stdout;\n}}",
         quoted(program)
     )
 }
@@ -1110,10 +1114,12 @@ pub(crate) fn try_catch(site: &Site<'_>, strategy: HandlingStrategy) -> String {
             let body = the_call.map(|c| format!("{c};")).unwrap_or_else(|| format!("// the code that reaches {}", reaches()));
             format!("try {{\n  {body}\n}} catch (e) {{\n  if (!isThisError(e)) throw e;\n  {handle}\n}}")
         }
-        Lang::Java => {
-            let body = the_call.map(|c| format!("{c};")).unwrap_or_else(|| format!("// the code that reaches {}", reaches()));
-            format!("try {{\n    {body}\n}} catch ({class} e) {{\n    if (!isThisError(e)) throw e;\n    {handle}\n}}")
-        }
+        Lang::Java => match the_call {
+            Some(call) => format!("try {{\n    {call};\n}} catch ({class} e) {{\n    if (!isThisError(e)) throw e;\n    {handle}\n}}"),
+            // No call of a caller's is known to raise it: an empty `try` would not compile for a
+            // checked exception, so the handler is a method the catch block calls.
+            None => format!("// Call from the catch block around the code that reaches {}\nstatic void handle({class} e) throws {class} {{\n    if (!isThisError(e)) throw e;\n    {handle}\n}}", reaches()),
+        },
         Lang::Go if matches!(site.error_type, ErrorType::Panic | ErrorType::Assertion) => {
             let body = the_call.unwrap_or_else(|| format!("// the code that reaches {}", reaches()));
             format!("func() {{\n\tdefer func() {{\n\t\tif r := recover(); r != nil {{\n\t\t\tif !isThisPanic(r) {{\n\t\t\t\tpanic(r)\n\t\t\t}}\n\t\t\t{handle}\n\t\t}}\n\t}}()\n\t{body}\n}}()")

@@ -1073,9 +1073,22 @@ fn the_code_calls_what_a_caller_reaches() {
         "lib/key/key.go",
         "package key\n\nimport \"errors\"\n\ntype Key struct{}\n\nfunc ParseKey(der []byte) (*Key, error) {\n\tif len(der) == 0 {\n\t\treturn nil, errors.New(\"key: empty input\")\n\t}\n\treturn &Key{}, nil\n}\n",
     );
+    s.write(
+        "lib/codec/Codec.java",
+        "package codec;\n\nimport java.io.IOException;\n\nclass Codec {\n    private void check(int n) throws IOException {\n        if (n < 0) {\n            throw new IOException(\"negative length\");\n        }\n    }\n}\n",
+    );
     s.ok(&["index", "lib", "--repo", "acme/lib"]);
     let records = s.records();
     let by = |m: &str| record_of(&records, m);
+    // No call of a caller's reaches it: no empty `try`, which would not compile for a
+    // checked exception, but a handler for the catch block.
+    let codec = by("negative length");
+    let try_catch = codec["tryCatchPattern"].as_str().unwrap();
+    assert!(!try_catch.contains("try {"), "{try_catch}");
+    assert!(
+        try_catch.contains("static void handle(IOException e)"),
+        "{try_catch}"
+    );
     let seek = by("seeking backwards is not allowed");
     let try_catch = seek["tryCatchPattern"].as_str().unwrap();
     assert!(try_catch.contains("archive.extract(member)"), "{try_catch}");
@@ -1101,7 +1114,7 @@ fn the_code_calls_what_a_caller_reaches() {
     let ci = record_of(&records, "`tool ci` does not work for global packages");
     let try_catch = ci["tryCatchPattern"].as_str().unwrap();
     assert!(
-        try_catch.contains("spawnSync(\"tool\", [\"ci\"]"),
+        try_catch.contains("spawnSync(\"tool\", [\"ci\", ...extraArgs]"),
         "{try_catch}"
     );
     assert!(!try_catch.contains("exec("), "{try_catch}");
