@@ -185,13 +185,6 @@ DROP INDEX records_for_matcher;
 CREATE INDEX records_for_matcher ON records (repo, file_path, line_number, id,
     slug, message, pattern, error_class, error_code, function);
 "#,
-    // What the store knows of itself: the build of errata that last indexed each repository.
-    r#"
-CREATE TABLE meta (
-    key TEXT PRIMARY KEY,
-    value TEXT NOT NULL
-) WITHOUT ROWID;
-"#,
 ];
 
 /// The anchor word of a `messagePattern` ([`errata_model::PatternParts::anchor`]).
@@ -453,25 +446,6 @@ impl Store {
             tx.pragma_update(None, "user_version", (i + 1) as i64)?;
             tx.commit()?;
         }
-        Ok(())
-    }
-
-    /// The value the store keeps under `key`, if any.
-    pub fn meta(&self, key: &str) -> Result<Option<String>> {
-        use rusqlite::OptionalExtension;
-        Ok(self
-            .conn
-            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
-            .optional()?)
-    }
-
-    /// Keeps `value` under `key`.
-    pub fn set_meta(&self, key: &str, value: &str) -> Result<()> {
-        self.conn.execute(
-            "INSERT INTO meta (key, value) VALUES (?1, ?2)
-             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            [key, value],
-        )?;
         Ok(())
     }
 

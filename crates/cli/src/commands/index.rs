@@ -152,20 +152,7 @@ fn index_one(
     options: &Options,
     tally: &mut Tally,
 ) -> Result<()> {
-    // A store indexed by another build of errata is read again in full: its records were
-    // found and explained by other rules.
-    let stamp_key = format!("indexed-by:{}", prov.repo);
-    let stamp = env!("ERRATA_ANALYSIS");
-    let mut known = store.known_files(&prov.repo)?;
-    let indexed_by = store.meta(&stamp_key)?;
-    if !known.is_empty() && indexed_by.as_deref() != Some(stamp) {
-        tracing::info!(
-            "{} was indexed by another build of errata ({}): every file is read again",
-            prov.repo,
-            indexed_by.as_deref().unwrap_or("unknown")
-        );
-        known.clear();
-    }
+    let known = store.known_files(&prov.repo)?;
     let analyzed_at = now();
     let (tx, rx) = crossbeam_channel::bounded::<Event>(1024);
     let bar = progress_bar();
@@ -285,7 +272,6 @@ fn index_one(
     tally.linked.records += linked.records;
     tally.linked.explained_again += linked.explained_again;
     tally.link_time += linking.elapsed();
-    store.set_meta(&stamp_key, stamp)?;
     Ok(())
 }
 

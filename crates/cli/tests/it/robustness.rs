@@ -74,41 +74,6 @@ fn reindexing_parses_only_what_changed_and_keeps_ids() {
     assert!(!by_message(&s.records()).contains_key("gamma failed"));
 }
 
-/// A store indexed by another build of errata is read again in full, so that an upgrade
-/// leaves no record with the older build's sites or explanations; by the same build, only what
-/// changed is read.
-#[test]
-fn a_store_indexed_by_another_build_is_read_again() {
-    let s = Scratch::new();
-    s.write("t/a.ts", numbered_file(&["alpha failed", "beta failed"]));
-    s.write("t/b.ts", numbered_file(&["gamma failed"]));
-    summary(&s, &["index", "t"]);
-    let stale = |s: &Scratch| {
-        s.records()
-            .iter()
-            .filter(|r| r["documentation"] == "stale")
-            .count()
-    };
-    let db = rusqlite::Connection::open(s.db()).unwrap();
-    db.execute(
-        "UPDATE records SET json = json_set(json, '$.documentation', 'stale')",
-        [],
-    )
-    .unwrap();
-    // The same build: nothing changed, nothing is read again.
-    let same = summary(&s, &["index", "t"]);
-    assert_eq!(same["filesParsed"], 0);
-    assert_eq!(stale(&s), 3);
-    // Another build: every file is read again and every record written anew.
-    db.execute("UPDATE meta SET value = '0.0.0+older'", [])
-        .unwrap();
-    let other = summary(&s, &["index", "t"]);
-    assert_eq!(other["filesParsed"], 2);
-    assert_eq!(stale(&s), 0);
-    // And then it is this build's store again.
-    assert_eq!(summary(&s, &["index", "t"])["filesParsed"], 0);
-}
-
 #[test]
 fn the_same_message_twice_in_a_file_gives_two_records() {
     let s = Scratch::new();
