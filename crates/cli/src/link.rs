@@ -261,13 +261,13 @@ fn relink(
             .collect(),
         None => Vec::new(),
     };
-    if facts.callers == found_callers
+    // Every record is explained again, links changed or not: what explains it (the linking
+    // here, the way in) may have changed since it was stored, in a file the fingerprint of its
+    // file's records does not cover. Only a record whose fields or facts change is written.
+    let links_unchanged = facts.callers == found_callers
         && facts.handlers == found_handlers
         && facts.tests == found_tests
-        && facts.entry == found_entry
-    {
-        return None;
-    }
+        && facts.entry == found_entry;
     facts.callers = found_callers;
     facts.handlers = found_handlers;
     facts.tests = found_tests;
@@ -279,7 +279,11 @@ fn relink(
         .copied()
         .filter(|f| !by_model.contains_key(*f))
         .collect();
+    let before = links_unchanged.then(|| item.record.clone());
     explanation.apply(&mut item.record, Some(&fields));
+    if before.is_some_and(|b| b == item.record) {
+        return None;
+    }
     item.facts = serde_json::to_string(&facts).ok()?;
     Some(item)
 }

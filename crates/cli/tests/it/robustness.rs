@@ -74,6 +74,28 @@ fn reindexing_parses_only_what_changed_and_keeps_ids() {
     assert!(!by_message(&s.records()).contains_key("gamma failed"));
 }
 
+/// An index explains every record again, so that an upgrade of errata leaves no record with
+/// an older build's explanation, even where no file changed; nothing is parsed again.
+#[test]
+fn every_record_is_explained_by_this_build() {
+    let s = Scratch::new();
+    s.write("t/a.ts", numbered_file(&["alpha failed", "beta failed"]));
+    s.write("t/b.ts", numbered_file(&["gamma failed"]));
+    summary(&s, &["index", "t"]);
+    let fresh = by_message(&s.records());
+    // As an older build would have left them.
+    let db = rusqlite::Connection::open(s.db()).unwrap();
+    db.execute(
+        "UPDATE records SET json = json_set(json, '$.documentation', 'stale')",
+        [],
+    )
+    .unwrap();
+    drop(db);
+    let again = summary(&s, &["index", "t"]);
+    assert_eq!(again["filesParsed"], 0);
+    assert_eq!(by_message(&s.records()), fresh);
+}
+
 #[test]
 fn the_same_message_twice_in_a_file_gives_two_records() {
     let s = Scratch::new();
