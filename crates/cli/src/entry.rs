@@ -117,7 +117,7 @@ pub(crate) fn entry(
                 file: file.clone(),
                 line: def.line,
                 signature: def.signature.to_owned(),
-                owner: owner_of(lang, &program.root, &file, def.line, def.signature),
+                owner: None,
             }];
             chain.extend(below.iter().cloned());
             if js {
@@ -136,7 +136,12 @@ pub(crate) fn entry(
             }
         }
         if !found.is_empty() {
-            return Some(ways_in(found));
+            let mut entry = ways_in(found);
+            // The class of the way in, the one step a caller calls: its file is read once.
+            if let Some(top) = entry.chain.first_mut() {
+                top.owner = owner_of(lang, &program.root, &top.file, top.line, &top.signature);
+            }
+            return Some(entry);
         }
         if next.is_empty() {
             break;
@@ -281,7 +286,9 @@ fn callers(
         .filter(|c| !(c.in_tests || (c.file == file && c.caller == name)))
         .filter(|c| {
             reaches(lang, c.file, c.via, file)
-                || c.via == Via::Other && near(lang, c.file, file) && unique(graph, name, family)
+                || c.via == Via::Other
+                    && near(lang, c.file, file)
+                    && graph.defined_once(name, family)
         })
         .map(|c| {
             (
@@ -302,7 +309,7 @@ fn callers(
 fn reaches(lang: Lang, from: &str, via: Via<'_>, to: &str) -> bool {
     let folder = |p: &str| p.rsplit_once('/').map_or("", |(d, _)| d).to_owned();
     match via {
-        Via::Bare => from == to || (lang == Lang::Go && folder(from) == folder(to)),
+        Via::Bare => near(lang, from, to),
         Via::Own => from == to,
         Via::Qualified(q) => {
             let stem = to
@@ -318,17 +325,11 @@ fn reaches(lang: Lang, from: &str, via: Via<'_>, to: &str) -> bool {
     }
 }
 
-/// Whether a call in `from` is as near the definition in `to` as a bare call must be: in its
-/// file, or its package for Go.
+/// Whether a call in `from` is as near the definition in `to` as a bare call must be to reach
+/// it: in its file, or its package for Go.
 fn near(lang: Lang, from: &str, to: &str) -> bool {
     let folder = |p: &str| p.rsplit_once('/').map_or("", |(d, _)| d).to_owned();
     from == to || (lang == Lang::Go && folder(from) == folder(to))
-}
-
-/// Whether the repository defines one function named `name`, in one place: a call of it through
-/// any receiver near it reaches that one.
-fn unique(graph: &CallGraph, name: &str, family: u8) -> bool {
-    graph.defined_once(name, family)
 }
 
 /// The definition of `name` in `file` that holds `line`: the last one that starts at or above

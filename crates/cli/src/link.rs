@@ -279,9 +279,8 @@ fn relink(
         .copied()
         .filter(|f| !by_model.contains_key(*f))
         .collect();
-    let before = links_unchanged.then(|| item.record.clone());
-    explanation.apply(&mut item.record, Some(&fields));
-    if before.is_some_and(|b| b == item.record) {
+    let rewritten = explanation.apply(&mut item.record, Some(&fields));
+    if links_unchanged && !rewritten {
         return None;
     }
     item.facts = serde_json::to_string(&facts).ok()?;

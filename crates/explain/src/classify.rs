@@ -180,12 +180,7 @@ pub(crate) fn background_tag(site: &Site<'_>) -> BackgroundTag {
     }
     // What a command tells the one who ran it is about how they ran it: its arguments, its
     // flags, the folder it ran in.
-    if site
-        .facts
-        .entry
-        .as_ref()
-        .is_some_and(|e| e.command.is_some())
-    {
+    if site.facts.command().is_some() {
         return BackgroundTag::InvalidInput;
     }
     BackgroundTag::InternalInvariant

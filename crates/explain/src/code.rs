@@ -175,12 +175,7 @@ pub(crate) fn is_public(site: &Site<'_>) -> bool {
         return false;
     };
     // A command's code is reached through the command, not called.
-    if site
-        .facts
-        .entry
-        .as_ref()
-        .is_some_and(|e| e.command.is_some())
-    {
+    if site.facts.command().is_some() {
         return false;
     }
     let path = site.file_path;
@@ -330,7 +325,7 @@ impl<'a> Callee<'a> {
                 Lang::Python => sig.contains("(cls"),
                 _ => sig.starts_with("static ") || sig.contains(" static "),
             },
-            is_async: sig.starts_with("async ") || sig.contains(" async "),
+            is_async: declares_async(sig),
             results: declared.map(|d| d.results).unwrap_or_default(),
             signature: sig,
             own: true,
@@ -340,10 +335,10 @@ impl<'a> Callee<'a> {
     /// The function of the way in to the site (the top of the entry's chain), when the error
     /// is proven to reach it: no handler of the error is on the way.
     fn way_in(site: &Site<'a>) -> Option<Callee<'a>> {
-        let entry = site.facts.entry.as_ref()?;
-        if entry.command.is_some() {
+        if site.facts.command().is_some() {
             return None;
         }
+        let entry = site.facts.entry.as_ref()?;
         let top = entry.chain.first()?;
         let caught_on_the_way = site.facts.handlers.iter().any(|h| {
             entry
@@ -366,12 +361,17 @@ impl<'a> Callee<'a> {
             file: &top.file,
             method: declared.method || site.lang == Lang::Go && top.owner.is_some(),
             is_static: declared.is_static,
-            is_async: sig.starts_with("async ") || sig.contains(" async "),
+            is_async: declares_async(sig),
             results: declared.results,
             signature: sig,
             own: false,
         })
     }
+}
+
+/// Whether a declaration is of an `async` function.
+fn declares_async(sig: &str) -> bool {
+    sig.starts_with("async ") || sig.contains(" async ")
 }
 
 /// A call of the site's public function as a caller writes it, with the arguments it must be
@@ -967,8 +967,7 @@ pub(crate) fn type_guard(site: &Site<'_>) -> String {
 /// The command of the project's program that the site runs under (`npm ci`), for an error that
 /// its user sees as the command's output, not as a value to catch.
 fn command_of<'a>(site: &Site<'a>) -> Option<&'a str> {
-    let entry = site.facts.entry.as_ref()?;
-    let command = entry.command.as_deref()?;
+    let command = site.facts.command()?;
     (matches!(site.lang, Lang::JavaScript | Lang::TypeScript)
         && matches!(site.error_type, ErrorType::Exception | ErrorType::Exit))
     .then_some(command)
@@ -976,7 +975,7 @@ fn command_of<'a>(site: &Site<'a>) -> Option<&'a str> {
 
 /// The longest literal run of one line of the message: a program's log prints each line of a
 /// message with its own prefix (`npm error `).
-fn line_fragment(message: &str) -> String {
+fn longest_line_fragment(message: &str) -> String {
     message
         .lines()
         .map(stable_fragment)
@@ -986,7 +985,7 @@ fn line_fragment(message: &str) -> String {
 
 /// A test of a command's output for the error's text.
 fn output_guard(site: &Site<'_>, command: &str) -> String {
-    let frag = quoted(&line_fragment(site.message));
+    let frag = quoted(&longest_line_fragment(site.message));
     match site.lang {
         Lang::TypeScript => format!("// `{command}` prints it to stderr and exits non-zero\nfunction isThisError(output: string): boolean {{\n  return output.includes({frag});\n}}"),
         _ => format!("// `{command}` prints it to stderr and exits non-zero\nfunction isThisError(output) {{\n  return output.includes({frag});\n}}"),
@@ -1058,6 +1057,15 @@ pub(crate) fn try_catch(site: &Site<'_>, strategy: HandlingStrategy) -> String {
     let c = comment(site.lang);
     let s = semi(site.lang);
     let action = action_comment(site, strategy);
+    let fallback = match deciding_bool(site) {
+        Some((name, avoid)) => public_call(site, Some((&name, bool_literal(site.lang, avoid))))
+            .map(|call| format!("{call}{s}")),
+        None => None,
+    };
+    let handle = fallback.unwrap_or_else(|| format!("{c} {action}"));
+    if let Some(command) = command_of(site) {
+        return command_run(site, command, &handle);
+    }
     // The call a caller makes, when it can make it; otherwise a placeholder for the code that
     // reaches the site (for an error type's own text, the first place that creates the type).
     let reaching = if crate::prose::own_text(site).is_none() {
@@ -1065,16 +1073,14 @@ pub(crate) fn try_catch(site: &Site<'_>, strategy: HandlingStrategy) -> String {
     } else {
         None
     };
-    let via = reaching
-        .as_ref()
-        .and_then(|r| r.via.as_ref())
-        .map(|v| format!("{c} {v}\n"))
-        .unwrap_or_default();
-    let assign = reaching
-        .as_ref()
-        .map(|r| r.assign.clone())
-        .unwrap_or_default();
-    let the_call = reaching.map(|r| r.call);
+    let (the_call, assign, via) = match reaching {
+        Some(r) => (
+            Some(r.call),
+            r.assign,
+            r.via.map(|v| format!("{c} {v}\n")).unwrap_or_default(),
+        ),
+        None => (None, String::new(), String::new()),
+    };
     let reaches = || match site
         .facts
         .callers
@@ -1092,19 +1098,10 @@ pub(crate) fn try_catch(site: &Site<'_>, strategy: HandlingStrategy) -> String {
             _ => format!("{}:{}", site.file_path, site.line),
         },
     };
-    let fallback = match deciding_bool(site) {
-        Some((name, avoid)) => public_call(site, Some((&name, bool_literal(site.lang, avoid))))
-            .map(|call| format!("{call}{s}")),
-        None => None,
-    };
-    let handle = fallback.unwrap_or_else(|| format!("{c} {action}"));
     let class = site.class.unwrap_or(match site.lang {
         Lang::Python | Lang::Java => "Exception",
         _ => "Error",
     });
-    if let Some(command) = command_of(site) {
-        return command_run(site, command, &handle);
-    }
     let code = match site.lang {
         Lang::Python => {
             let body = the_call.unwrap_or_else(|| format!("...  # the code that reaches {}", reaches()));

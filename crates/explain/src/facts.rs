@@ -100,7 +100,8 @@ pub struct Step {
     pub line: u32,
     /// Its declaration up to the body, as written.
     pub signature: String,
-    /// The class, impl or receiver type it is a method of, when the file says.
+    /// The class, impl or receiver type it is a method of, when the file says; found for the
+    /// way in (the first step of a chain) only, the one step a caller calls.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub owner: Option<String>,
 }
@@ -307,6 +308,11 @@ pub struct Reference {
 }
 
 impl Facts {
+    /// The command of the project's program that the site runs under (`npm ci`), if any.
+    pub fn command(&self) -> Option<&str> {
+        self.entry.as_ref()?.command.as_deref()
+    }
+
     /// The conditions that decide whether the site runs: those of the `if`s, `case`s and
     /// loops around it, each worded once (`if c != '"': … elif c != '"':` tests one thing
     /// twice).

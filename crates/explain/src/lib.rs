@@ -93,6 +93,15 @@ pub struct Explanation {
     pub background_tag: BackgroundTag,
 }
 
+/// Puts `value` in `slot`; whether it was another.
+fn set<T: PartialEq>(slot: &mut T, value: T) -> bool {
+    let other = *slot != value;
+    if other {
+        *slot = value;
+    }
+    other
+}
+
 /// Writes the explanation of a site from its facts.
 pub fn explain(site: &Site<'_>) -> Explanation {
     let background = classify::background_tag(site);
@@ -154,45 +163,48 @@ pub const MAX_LINKS: usize = 20;
 pub const FIELDS: [&str; 12] = errata_model::EXPLANATION_FIELDS;
 
 impl Explanation {
-    /// Writes the fields named in `only` (all of them when `None`) into `record`.
-    pub fn apply(self, record: &mut errata_model::Record, only: Option<&[&str]>) {
+    /// Writes the fields named in `only` (all of them when `None`) into `record`; whether any
+    /// of them changed.
+    pub fn apply(self, record: &mut errata_model::Record, only: Option<&[&str]>) -> bool {
         let want = |f: &str| only.is_none_or(|o| o.contains(&f));
+        let mut changed = false;
         if want("documentation") {
-            record.documentation = self.documentation;
+            changed |= set(&mut record.documentation, self.documentation);
         }
         if want("triggerScenarios") {
-            record.trigger_scenarios = self.trigger_scenarios;
+            changed |= set(&mut record.trigger_scenarios, self.trigger_scenarios);
         }
         if want("commonSituations") {
-            record.common_situations = self.common_situations;
+            changed |= set(&mut record.common_situations, self.common_situations);
         }
         if want("solutions") {
-            record.solutions = self.solutions;
+            changed |= set(&mut record.solutions, self.solutions);
         }
         if want("exampleFix") {
-            record.example_fix = self.example_fix;
+            changed |= set(&mut record.example_fix, self.example_fix);
         }
         if want("handlingStrategy") {
-            record.handling_strategy = self.handling_strategy;
+            changed |= set(&mut record.handling_strategy, self.handling_strategy);
         }
         if want("validationCode") {
-            record.validation_code = self.validation_code;
+            changed |= set(&mut record.validation_code, self.validation_code);
         }
         if want("typeGuard") {
-            record.type_guard = self.type_guard;
+            changed |= set(&mut record.type_guard, self.type_guard);
         }
         if want("tryCatchPattern") {
-            record.try_catch_pattern = self.try_catch_pattern;
+            changed |= set(&mut record.try_catch_pattern, self.try_catch_pattern);
         }
         if want("preventionTips") {
-            record.prevention_tips = self.prevention_tips;
+            changed |= set(&mut record.prevention_tips, self.prevention_tips);
         }
         if want("tags") {
-            record.tags = self.tags;
+            changed |= set(&mut record.tags, self.tags);
         }
         if want("backgroundTag") {
-            record.background_tag = self.background_tag;
+            changed |= set(&mut record.background_tag, self.background_tag);
         }
+        changed
     }
 }
 
