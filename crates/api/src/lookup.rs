@@ -66,10 +66,12 @@ pub fn explain(store: &Store, text: &str, limit: usize) -> errata_store::Result<
     }
     let (matcher, _) = Matcher::new(rows);
     let hits = matcher.explain_segments(&segments, candidates(text, limit));
-    if !hits.is_empty() {
-        return quoted_first(answer(store, &matcher, &hits)?, text, limit);
-    }
-    approximate(store, None, text, &words, limit)
+    let a = if hits.is_empty() {
+        approximate(store, None, text, &words, limit)?
+    } else {
+        answer(store, &matcher, &hits)?
+    };
+    quoted_first(quoted_raise(store, a, text)?, text, limit)
 }
 
 /// Matches `text` with a matcher built once over every record, and the word counts of the
@@ -82,10 +84,12 @@ pub fn explain_with(
     limit: usize,
 ) -> errata_store::Result<Answer> {
     let hits = matcher.explain(text, candidates(text, limit));
-    if !hits.is_empty() {
-        return quoted_first(answer(store, matcher, &hits)?, text, limit);
-    }
-    approximate(store, Some(counts), text, &words(text), limit)
+    let a = if hits.is_empty() {
+        approximate(store, Some(counts), text, &words(text), limit)?
+    } else {
+        answer(store, matcher, &hits)?
+    };
+    quoted_first(quoted_raise(store, a, text)?, text, limit)
 }
 
 fn approximate(
@@ -130,7 +134,8 @@ fn quoted_first(mut a: Answer, text: &str, limit: usize) -> errata_store::Result
             .map(str::trim)
             .filter(|l| l.len() >= 12)
             .collect();
-        let quoted = |m: &Match| raising_line(m).is_some_and(|l| lines.contains(l.trim()));
+        let quoted =
+            |m: &Match| raising_line(m.record.get()).is_some_and(|l| lines.contains(l.trim()));
         let top = &a.matches[0];
         if !lines.is_empty() && !quoted(top) {
             let alike = |m: &Match| {
@@ -146,8 +151,114 @@ fn quoted_first(mut a: Answer, text: &str, limit: usize) -> errata_store::Result
     Ok(a)
 }
 
+/// How many records of a quoted raise's class are read for the one whose line it is.
+const QUOTED_CLASS_RECORDS: usize = 256;
+
+/// How many records a quoted raise may be at, in files that no frame names, to name them.
+const MAX_QUOTED_ELSEWHERE: usize = 2;
+
+/// Python's tracebacks, and Node's report of an uncaught error, print the line that raised
+/// (`raise SMTPAuthenticationError(code, resp)`). A record of the class it names whose raising
+/// line is that line is where the error was raised, whatever its message says; it comes first
+/// unless the best match is itself a quoted line. Records in a file the trace names come
+/// before others.
+fn quoted_raise(store: &Store, mut a: Answer, text: &str) -> errata_store::Result<Answer> {
+    if !text.contains('\n') {
+        return Ok(a);
+    }
+    let quoted: Vec<(&str, &str)> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.len() >= 12)
+        .filter_map(|l| Some((l, raised_class(l)?)))
+        .collect();
+    if quoted.is_empty() {
+        return Ok(a);
+    }
+    let is_quoted = |line: &str| quoted.iter().any(|(q, _)| *q == line.trim());
+    if a.matches
+        .first()
+        .and_then(|m| raising_line(m.record.get()))
+        .is_some_and(|l| is_quoted(&l))
+    {
+        return Ok(a);
+    }
+    let mut classes: Vec<&str> = quoted.iter().map(|(_, c)| *c).collect();
+    classes.sort_unstable();
+    classes.dedup();
+    let frames = frame_lines(&errata_matcher::trace::segments(text));
+    // Whether the record is in a file the trace names, and its match.
+    let mut found: Vec<(bool, Match)> = Vec::new();
+    for (id, json) in store.records_of_classes(&classes, QUOTED_CLASS_RECORDS)? {
+        if !raising_line(&json).is_some_and(|l| is_quoted(&l)) {
+            continue;
+        }
+        let Ok(record) = RawValue::from_string(json) else {
+            continue;
+        };
+        let path = head(record.get()).map(|h| h.file_path).unwrap_or_default();
+        let on_stack = frames
+            .iter()
+            .any(|(f, _)| path == *f || path.ends_with(&format!("/{f}")));
+        a.matches
+            .retain(|m| head(m.record.get()).is_none_or(|h| h.id != id));
+        found.push((
+            on_stack,
+            Match {
+                score: 0.5,
+                exact: false,
+                approximate: false,
+                by_frame: true,
+                captures: Vec::new(),
+                record,
+            },
+        ));
+    }
+    // A line raised in a file on the stack is where; a line found elsewhere is, when it is
+    // rare (`raise ValueError(msg)` is in hundreds of places) and no frame named another.
+    if found.iter().any(|(on_stack, _)| *on_stack) {
+        found.retain(|(on_stack, _)| *on_stack);
+    } else if found.len() > MAX_QUOTED_ELSEWHERE || a.matches.first().is_some_and(|m| m.by_frame) {
+        return Ok(a);
+    }
+    if !found.is_empty() {
+        // Approximate answers are no match beside a quoted raise.
+        a.matches.retain(|m| !m.approximate);
+    }
+    a.matches.splice(0..0, found.into_iter().map(|(_, m)| m));
+    Ok(a)
+}
+
+/// The class a quoted line raises, `SMTPAuthenticationError` of `raise
+/// smtplib.SMTPAuthenticationError(code, resp)` or `throw new TypeError(msg)`: a name that
+/// starts with a capital letter, without its module.
+fn raised_class(line: &str) -> Option<&str> {
+    let rest = line
+        .strip_prefix("raise ")
+        .or_else(|| line.strip_prefix("throw new "))
+        .or_else(|| line.strip_prefix("throw "))?;
+    let end = rest
+        .find(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '.' | '$')))
+        .unwrap_or(rest.len());
+    let name = rest[..end].rsplit('.').next()?;
+    name.starts_with(|c: char| c.is_ascii_uppercase())
+        .then_some(name)
+}
+
+/// A record's id and file.
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Head {
+    id: String,
+    file_path: String,
+}
+
+fn head(json: &str) -> Option<Head> {
+    serde_json::from_str(json).ok()
+}
+
 /// The source line a record raises at, from its source window.
-fn raising_line(m: &Match) -> Option<String> {
+fn raising_line(json: &str) -> Option<String> {
     #[derive(serde::Deserialize)]
     #[serde(rename_all = "camelCase")]
     struct Window {
@@ -155,7 +266,7 @@ fn raising_line(m: &Match) -> Option<String> {
         source_code_start: u32,
         line_number: u32,
     }
-    let w: Window = serde_json::from_str(m.record.get()).ok()?;
+    let w: Window = serde_json::from_str(json).ok()?;
     let at = w.line_number.checked_sub(w.source_code_start)?;
     w.source_code.lines().nth(at as usize).map(str::to_owned)
 }

@@ -68,10 +68,21 @@ const PID: &str = r"^\d{1,7}\s+(?:---\s+)?";
 // A command-line tool's name before the level of its own log lines: `npm error …`,
 // `npm ERR! …`, `npm warn …`.
 const TOOL_LEVEL: &str = r"^[a-z][a-z0-9_.-]{1,20} (?:ERR!|error|warn|WARN|notice|verbose|silly|http|timing)(?::\s*|\s+)";
+// npm's debug log: the line's number and its level, `23 verbose stack TypeError: …`.
+const NPM_DEBUG_LOG: &str =
+    r"^\d{1,7} (?:verbose|silly|timing|http|error|warn|notice|info)(?: stack)?\s+";
 // What a line may start with before its message, in order of preference: a glog header, a
-// timestamp, Python logging's `LEVEL:logger:`, a bracketed token, a process id, a tool's name
-// and level (`npm error`).
-const PREFIXES: [&str; 6] = [GLOG, TIMESTAMP, PY_LOGGING, BRACKETED, PID, TOOL_LEVEL];
+// timestamp, Python logging's `LEVEL:logger:`, a bracketed token, npm's debug log, a process
+// id, a tool's name and level (`npm error`).
+const PREFIXES: [&str; 7] = [
+    GLOG,
+    TIMESTAMP,
+    PY_LOGGING,
+    BRACKETED,
+    NPM_DEBUG_LOG,
+    PID,
+    TOOL_LEVEL,
+];
 const LOGGER_SRC: &str = r"^[A-Za-z_$][\w$-]*(?:[.:/][A-Za-z_$][\w$-]*)*(?:\s+-\s+|:\s+|\s+\|\s+)";
 const KEY_VALUE_SRC: &str = r#"^[\w.@-]+=(?:"(?:[^"\\]|\\.)*"|\S*)\s*"#;
 
@@ -375,6 +386,9 @@ mod tests {
             ("error: Invalid user bob", "Invalid user bob"),
             ("npm error Invalid user bob", "Invalid user bob"),
             ("npm ERR! Invalid user bob", "Invalid user bob"),
+            // npm's debug log (npm-debug.log, `npm … --verbose`).
+            ("23 verbose stack Invalid user bob", "Invalid user bob"),
+            ("1284 error Invalid user bob", "Invalid user bob"),
             ("Invalid user bob", "Invalid user bob"),
         ];
         for (line, want) in cases {

@@ -412,21 +412,39 @@ impl Matcher {
     }
 
     /// Records whose message resembles the text's, for when nothing matches: approximate,
-    /// scored below every real match. For a multi-line text, its first message is compared.
+    /// scored below every real match. For a multi-line text, each of its first messages is
+    /// compared (`npm ERR! code EOVERRIDE` comes before the message it names), and a template
+    /// scores as the message it resembles most.
     pub fn similar(&self, text: &str, limit: usize) -> Vec<Hit> {
         let mut grouper = crate::trace::Grouper::new();
-        let first = text
+        let mut messages: Vec<String> = text
             .lines()
             .enumerate()
-            .find_map(|(i, l)| grouper.push(i as u64 + 1, l))
-            .or_else(|| grouper.finish());
-        let text = first.as_ref().map_or(text, |s| s.text.as_str());
-        let line = input::read_line(clip(text));
-        let scored = similar::best(
-            line.message(),
-            self.templates.iter().map(|t| t.shape.literals()),
-            limit,
-        );
+            .filter_map(|(i, l)| grouper.push(i as u64 + 1, l))
+            .take(SIMILAR_MESSAGES)
+            .map(|s| s.text)
+            .collect();
+        if messages.len() < SIMILAR_MESSAGES {
+            messages.extend(grouper.finish().map(|s| s.text));
+        }
+        if messages.is_empty() {
+            messages.push(text.to_owned());
+        }
+        let mut scored: Vec<(usize, f64)> = Vec::new();
+        for m in &messages {
+            let line = input::read_line(clip(m));
+            for (t, sim) in similar::best(
+                line.message(),
+                self.templates.iter().map(|t| t.shape.literals()),
+                limit,
+            ) {
+                match scored.iter_mut().find(|(u, _)| *u == t) {
+                    Some(s) => s.1 = s.1.max(sim),
+                    None => scored.push((t, sim)),
+                }
+            }
+        }
+        scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         let mut hits = Vec::new();
         for (t, sim) in scored {
             for &e in &self.templates[t].entries {
@@ -577,6 +595,9 @@ fn is_class_alone(line: &Line, template: &Template) -> bool {
             && template.shape.literals() == [c.rsplit(['.', '$']).next().unwrap_or(c).into()]
     })
 }
+
+/// How many messages of a pasted text are compared for an approximate match.
+const SIMILAR_MESSAGES: usize = 8;
 
 /// A Go sentinel (`var ErrSyntax = errors.New("invalid syntax")`): one value that many errors
 /// wrap as their cause, so the layer around it (`strconv.Atoi: parsing "x": invalid syntax`,

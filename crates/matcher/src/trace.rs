@@ -73,7 +73,11 @@ re!(
 );
 // Frames without a file: `    at new Promise (<anonymous>)`, `    at Array.map (native)`.
 re!(V8_OTHER, r"^\s+at \S");
-re!(GO_FILE, r"^\t(.+\.go):(\d+)(?: \+0x[0-9a-f]+)?\s*$");
+// A fatal error's dump adds `fp=0x… sp=0x… pc=0x…`; a paste may have turned the tab into spaces.
+re!(
+    GO_FILE,
+    r"^(?:\t|\s{2,})(\S.*\.go):(\d+)(?: \+0x[0-9a-f]+)?(?: fp=0x[0-9a-f]+ sp=0x[0-9a-f]+ pc=0x[0-9a-f]+)?\s*$"
+);
 // Rust: `thread 'main' panicked at src/main.rs:5:9:` (message on the next line), or before
 // Rust 1.73 `thread 'main' panicked at 'msg', src/main.rs:5:9`.
 re!(
@@ -524,6 +528,23 @@ json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)"#,
             Some("main.(*Pool).release")
         );
         assert_eq!(s[1].text, "exit status 2");
+    }
+
+    /// A fatal error's dump, pasted with its tabs turned into spaces (golang/go issue threads
+    /// quote them so).
+    #[test]
+    fn go_fatal_errors_with_registers() {
+        let s = group(
+            "fatal error: concurrent map read and map write\n\ngoroutine 133 [running]:\nruntime.throw(0x116d55e, 0x21)\n        C:/Go/src/runtime/panic.go:1116 +0x79 fp=0xc00086de90 sp=0xc00086de60 pc=0x43b579\nruntime.mapaccess1_faststr(0xfd4100, 0xc00063f110)\n        C:/Go/src/runtime/map_faststr.go:21 +0x465 fp=0xc00086df00 sp=0xc00086de90 pc=0x414d65\n",
+        );
+        assert_eq!(s[0].text, "fatal error: concurrent map read and map write");
+        assert_eq!(
+            files(&s[0]),
+            [
+                ("C:/Go/src/runtime/panic.go".into(), Some(1116)),
+                ("C:/Go/src/runtime/map_faststr.go".into(), Some(21))
+            ]
+        );
     }
 
     #[test]

@@ -756,6 +756,27 @@ impl Store {
         Ok(out)
     }
 
+    /// The ids and JSON of at most `limit` records whose class is one of `classes`, in store
+    /// order.
+    pub fn records_of_classes(
+        &self,
+        classes: &[&str],
+        limit: usize,
+    ) -> Result<Vec<(String, String)>> {
+        if classes.is_empty() {
+            return Ok(Vec::new());
+        }
+        let classes = serde_json::to_string(classes).expect("strings serialise");
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT id, json FROM records
+             WHERE error_class IN (SELECT value FROM json_each(?1)) ORDER BY seq LIMIT ?2",
+        )?;
+        let rows = stmt.query_map(rusqlite::params![classes, limit as i64], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     /// The stored JSON of the record with id `id`, as it is stored (schema v2, keys in order).
     pub fn record_json(&self, id: &str) -> Result<Option<String>> {
         let mut stmt = self

@@ -133,3 +133,9 @@ fn rust() {
 fn java() {
     check("Errors.java");
 }
+
+/// Go's own runtime: `throw` and `fatal` end the program with `fatal error: …`.
+#[test]
+fn go_runtime() {
+    check("runtime.go");
+}

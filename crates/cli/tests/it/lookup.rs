@@ -877,3 +877,48 @@ fn formatted_messages_match_their_renderings_whatever_formats_them() {
         assert_eq!(v["matches"][0]["exact"], true, "{text}: {v}");
     }
 }
+
+/// A traceback prints the line that raised. An error whose message is made elsewhere (the
+/// class's `__str__` of the arguments it was given) is found by that line, from another
+/// release where the lines have moved, even when another record's text matches the message
+/// (smtplib's `raise SMTPAuthenticationError(code, resp)`, pasted in
+/// AlfredoSequeida/etext#5).
+#[test]
+fn a_quoted_raise_line_names_the_record_that_raised() {
+    let s = Scratch::new();
+    s.write(
+        "mail/auth.py",
+        "class AuthError(Exception):\n    pass\n\n\ndef login(code, resp):\n    if code != 235:\n        raise AuthError(code, resp)\n",
+    );
+    s.write(
+        "mail/other.py",
+        "def greet(code):\n    raise RuntimeError(\"(%d, b'denied')\" % code)\n",
+    );
+    s.ok(&["index", ".", "--repo", "acme/mail"]);
+    let trace = "Traceback (most recent call last):\n  File \"/opt/app/run.py\", line 9, in <module>\n    login(535, b'denied')\n  File \"/usr/lib/python3/site-packages/mail/auth.py\", line 41, in login\n    raise AuthError(code, resp)\nmail.auth.AuthError: (535, b'denied')\n";
+    let (code, v) = explain_json(&s, trace);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(first(&v), ("mail/auth.py".to_owned(), 7), "{v:#}");
+    // The quoted line alone, with no frame, names it too: one record raises it.
+    let bare = "    raise AuthError(code, resp)\nmail.auth.AuthError: (535, b'denied')\n";
+    assert_eq!(first(&explain_json(&s, bare).1).0, "mail/auth.py");
+    // A line raised in many places names none of them.
+    let common = "    raise RuntimeError(msg)\nRuntimeError: (535, b'denied')\n";
+    assert_ne!(first(&explain_json(&s, common).1).0, "mail/auth.py");
+}
+
+/// `npm ERR! code EOVERRIDE` comes before the message; an approximate answer compares every
+/// message of the paste, not only the first line (npm/cli#4767-like output, reworded since).
+#[test]
+fn an_approximate_answer_reads_past_the_first_line() {
+    let s = Scratch::new();
+    s.write(
+        "lib/node.js",
+        "function check (edge) {\n  throw Object.assign(new Error(`Override for ${edge.name}@${edge.rawSpec} conflicts with direct dependency`), { code: 'EOVERRIDE' })\n}\nmodule.exports = check\n",
+    );
+    s.ok(&["index", ".", "--repo", "acme/npm"]);
+    let paste = "npm ERR! code EOVERRIDE\nnpm ERR! Override for ethers@^5.5.2 conflicts with the direct dependency\n";
+    let (_, v) = explain_json(&s, paste);
+    assert_eq!(first(&v).0, "lib/node.js", "{v:#}");
+    assert!(v["matches"][0]["approximate"].as_bool().unwrap());
+}

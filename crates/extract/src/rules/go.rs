@@ -100,8 +100,17 @@ impl Rules for Go {
                     }
                     return Some(f);
                 }
+                // `panic(plainError("send on closed channel"))`: a string converted to an
+                // error type prints as the string.
+                let arg = converted_string(arg, cx).unwrap_or(arg);
                 let message = self.message(arg, cx, 0)?;
                 Some(Found::new(node, message, ErrorType::Panic))
+            }
+            // The runtime's own fatal errors (`fatal("concurrent map writes")`), which print
+            // `fatal error: ` and the text, and end the program: no recover() stops them.
+            "throw" | "fatal" if in_package(node, "runtime", cx) => {
+                let message = self.message(*args.first()?, cx, 0)?;
+                Some(Found::new(node, message, ErrorType::Panic).severity(Severity::Fatal))
             }
             "http.Error" => {
                 let message = self.message(*args.get(1)?, cx, 0)?;
@@ -418,4 +427,32 @@ fn is_constant_value(value: Node<'_>) -> bool {
     std::iter::successors(value.parent(), |n| n.parent())
         .take(3)
         .any(|n| n.kind() == "const_declaration")
+}
+
+/// The string of a conversion to an error type, `plainError("…")` or `errorString("…")`.
+fn converted_string<'t>(call: Node<'t>, cx: &Cx<'_>) -> Option<Node<'t>> {
+    if call.kind() != "call_expression" {
+        return None;
+    }
+    let func = call.child_by_field_name("function")?;
+    let args = named_children(call.child_by_field_name("arguments")?);
+    let is_error_type = func.kind() == "identifier" && cx.text(func).ends_with("Error")
+        || cx.text(func) == "errorString";
+    match args[..] {
+        [s] if is_error_type => Some(s),
+        _ => None,
+    }
+}
+
+/// Whether the file `node` is in declares `package name`.
+fn in_package(node: Node<'_>, name: &str, cx: &Cx<'_>) -> bool {
+    let mut root = node;
+    while let Some(p) = root.parent() {
+        root = p;
+    }
+    named_children(root)
+        .into_iter()
+        .find(|c| c.kind() == "package_clause")
+        .and_then(first_named)
+        .is_some_and(|p| cx.text(p) == name)
 }

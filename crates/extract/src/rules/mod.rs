@@ -412,6 +412,9 @@ pub(crate) fn triggers(lang: Lang) -> (&'static [&'static str], &'static [&'stat
                 "Error() string",
                 // `&AddrError{Err: "…"}`: an error type's value built with its message.
                 "Error{",
+                // The runtime's `throw("…")` and `fatal("…")`.
+                "throw(",
+                "fatal(",
             ],
             LOGGERS,
         ),
