@@ -23,7 +23,14 @@ pub(crate) fn for_writing(g: &Global) -> Result<Store> {
         g.db.clone()
             .or_else(discover)
             .unwrap_or_else(|| PathBuf::from(DEFAULT));
-    Ok(Store::open(&path)?)
+    let mut store = Store::open(&path)?;
+    store.lock_writers(|| {
+        eprintln!(
+            "errata: another errata run is writing to {}; waiting for it to finish",
+            path.display()
+        )
+    })?;
+    Ok(store)
 }
 
 /// The database to read: it must exist.

@@ -28,5 +28,5 @@ fn trigger_search_finds_what_a_full_walk_finds() {
             checked += 1;
         }
     }
-    assert_eq!(checked, 7);
+    assert_eq!(checked, 8);
 }

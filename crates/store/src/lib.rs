@@ -45,6 +45,11 @@ pub enum Error {
         found: i64,
         known: i64,
     },
+    #[error("cannot lock the database {path} for writing ({source}); check that its folder is writable, or pass another with --db")]
+    Lock {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("database error: {0}")]
     Sql(#[from] rusqlite::Error),
     #[error("a stored record is damaged ({id}): {source}; re-run `errata index` to rewrite it")]
@@ -360,6 +365,8 @@ fn open_error(path: &Path) -> impl Fn(rusqlite::Error) -> Error + Copy + '_ {
 pub struct Store {
     conn: Connection,
     path: PathBuf,
+    /// The writers' lock ([`Store::lock_writers`]), held while the store lives.
+    writer: Option<std::fs::File>,
 }
 
 impl Store {
@@ -384,6 +391,7 @@ impl Store {
         let mut store = Store {
             conn,
             path: path.to_path_buf(),
+            writer: None,
         };
         store.migrate()?;
         Ok(store)
@@ -408,9 +416,40 @@ impl Store {
         let mut store = Store {
             conn,
             path: path.to_path_buf(),
+            writer: None,
         };
         store.migrate()?;
         Ok(store)
+    }
+
+    /// Makes this the store's only writer among processes until it is dropped: `index`,
+    /// `import` and `enrich` write in many transactions, and two runs at once would each link
+    /// and explain what the other had half written. The lock is a file beside the database
+    /// (`errata.db.lock`), released by the system when the process ends, however it ends.
+    /// When another writer holds it, `on_wait` is called and this one waits its turn.
+    pub fn lock_writers(&mut self, on_wait: impl FnOnce()) -> Result<()> {
+        let mut name = self.path.clone().into_os_string();
+        name.push(".lock");
+        let lock_err = |source| Error::Lock {
+            path: self.path.clone(),
+            source,
+        };
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&name)
+            .map_err(lock_err)?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                on_wait();
+                file.lock().map_err(lock_err)?;
+            }
+            Err(std::fs::TryLockError::Error(e)) => return Err(lock_err(e)),
+        }
+        self.writer = Some(file);
+        Ok(())
     }
 
     /// Runs `f` in one read transaction: its statements see one state of the store, and the

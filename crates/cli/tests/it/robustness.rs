@@ -219,7 +219,22 @@ fn a_killed_run_leaves_a_database_the_next_run_completes() {
         .unwrap();
     assert!(out.status.success());
 
-    for delay_ms in [150, 400, 900] {
+    // Twenty moments, different at each run (the seed is printed to replay one): early ones
+    // fall in the walk and the first batches, late ones in linking and explaining.
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos() as u64;
+    eprintln!("kill moments seeded with {seed}");
+    let mut x = seed | 1;
+    let moments = (0..20).map(|_| {
+        // xorshift: enough to spread the moments.
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        20 + x % 1200
+    });
+    for delay_ms in moments {
         let mut child = errata_cmd()
             .args(["index", "t", "--db"])
             .arg(s.db())
@@ -230,7 +245,13 @@ fn a_killed_run_leaves_a_database_the_next_run_completes() {
         std::thread::sleep(std::time::Duration::from_millis(delay_ms));
         let _ = child.kill(); // SIGKILL
         let _ = child.wait();
-        // The database opens, whatever the moment of the kill.
+        // The database is whole and opens, whatever the moment of the kill.
+        let conn = rusqlite::Connection::open(s.db()).unwrap();
+        let check: String = conn
+            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(check, "ok", "killed after {delay_ms} ms (seed {seed})");
+        drop(conn);
         let stats: serde_json::Value = serde_json::from_str(&s.ok(&["stats", "--json"])).unwrap();
         assert!(stats["records"].as_u64().is_some());
     }
@@ -260,6 +281,57 @@ fn a_killed_run_leaves_a_database_the_next_run_completes() {
     let want = strip(ref_lines);
     assert_eq!(got.len(), 20_000);
     assert_eq!(got, want);
+}
+
+/// Two writers at once: the second says it waits, waits its turn, then does its work, and the
+/// store is the one a lone run makes.
+#[test]
+fn a_second_writer_waits_for_the_first() {
+    use std::io::{BufRead, BufReader};
+
+    let s = Scratch::new();
+    s.write("t/a.ts", numbered_file(&["queue is full", "lease expired"]));
+    s.ok(&["index", "t"]);
+    // This test is the first writer: it holds the lock a run holds.
+    let mut name = s.db().into_os_string();
+    name.push(".lock");
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&name)
+        .unwrap();
+    lock.lock().unwrap();
+    s.write("t/b.ts", numbered_file(&["disk quota exceeded"]));
+    let mut child = errata_cmd()
+        .args(["index", "t", "--db"])
+        .arg(s.db())
+        .current_dir(s.path())
+        .stderr(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut first = String::new();
+    stderr.read_line(&mut first).unwrap();
+    assert!(
+        first.contains("another errata run is writing to") && first.contains("waiting"),
+        "{first}"
+    );
+    // Nothing was written while it waited.
+    assert_eq!(s.records().len(), 2);
+    lock.unlock().unwrap();
+    assert!(child.wait().unwrap().success());
+    let mut messages: Vec<String> = s
+        .records()
+        .iter()
+        .map(|r| r["errorMessage"].as_str().unwrap().to_owned())
+        .collect();
+    messages.sort();
+    assert_eq!(
+        messages,
+        ["disk quota exceeded", "lease expired", "queue is full"]
+    );
 }
 
 #[test]
