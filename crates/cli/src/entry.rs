@@ -69,6 +69,53 @@ impl Program {
         (!words.is_empty() && words.iter().all(plain))
             .then(|| format!("{name} {}", words.join(" ")))
     }
+
+    /// The usage lines a command's class declares (`static usage = ['<stage-id>']`), after
+    /// the command's name.
+    fn usage(&self, path: &str) -> Vec<String> {
+        match std::fs::read_to_string(self.root.join(path)) {
+            Ok(text) => usage_lines(&text),
+            Err(_) => Vec::new(),
+        }
+    }
+}
+
+/// The strings of the array `static usage = [...]` of a command's class, in order.
+fn usage_lines(text: &str) -> Vec<String> {
+    let Some(at) = text.find("static usage") else {
+        return Vec::new();
+    };
+    let rest = &text[at + "static usage".len()..];
+    let Some(rest) = rest.trim_start().strip_prefix('=') else {
+        return Vec::new();
+    };
+    let Some(rest) = rest.trim_start().strip_prefix('[') else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut chars = rest.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            ']' => break,
+            '\'' | '"' => {
+                let mut item = String::new();
+                for d in chars.by_ref() {
+                    if d == c || d == '\n' {
+                        break;
+                    }
+                    item.push(d);
+                }
+                let item = item.trim();
+                if !item.is_empty() && !item.contains('\\') {
+                    out.push(item.to_owned());
+                }
+            }
+            // A template literal or a computed entry: the list is not plain text.
+            '`' | '$' | '(' => return Vec::new(),
+            _ => {}
+        }
+    }
+    out
 }
 
 /// The way in to the site of a record in `file`, in `function`; `None` when the function is
@@ -86,6 +133,7 @@ pub(crate) fn entry(
         if let Some(command) = program.command(file) {
             return Some(Entry {
                 command: Some(command),
+                usage: program.usage(file),
                 ..Entry::default()
             });
         }
@@ -137,6 +185,9 @@ pub(crate) fn entry(
         }
         if !found.is_empty() {
             let mut entry = ways_in(found);
+            if entry.command.is_some() {
+                entry.usage = program.usage(&entry.chain[0].file);
+            }
             // The class of the way in, the one step a caller calls: its file is read once.
             if let Some(top) = entry.chain.first_mut() {
                 top.owner = owner_of(lang, &program.root, &top.file, top.line, &top.signature);
@@ -247,6 +298,7 @@ fn ways_in(found: Vec<(Option<String>, Vec<Step>)>) -> Entry {
     names.truncate(MAX_ALSO);
     Entry {
         command,
+        usage: Vec::new(),
         chain,
         also: names,
         more,
@@ -409,6 +461,16 @@ fn is_way_in(lang: Lang, file: &str, name: &str, def: &Definition<'_>) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn usage_lines_are_read_with_their_brackets() {
+        let text = "class Cache {\n  static usage = [\n    'add <package-spec>',\n    'clean [<key>]',\n    \"verify\",\n  ]\n}";
+        assert_eq!(
+            super::usage_lines(text),
+            ["add <package-spec>", "clean [<key>]", "verify"]
+        );
+        assert!(super::usage_lines("static usage = [`${x}`]").is_empty());
+    }
+
     use super::*;
 
     #[test]

@@ -136,6 +136,11 @@ pub(crate) fn background_tag(site: &Site<'_>) -> BackgroundTag {
         Some(504) => return BackgroundTag::Timeout,
         _ => {}
     }
+    // A command run without an argument it needs, or with an option it refuses: how it
+    // was run, whatever words the message uses.
+    if !crate::command::terms(site).is_empty() {
+        return BackgroundTag::InvalidInput;
+    }
     let m = site.message.to_lowercase();
     let class = site.class.unwrap_or_default().to_lowercase();
     if class.contains("notimplemented") || class.contains("unsupportedoperation") {

@@ -753,6 +753,9 @@ pub(crate) fn example_fix(site: &Site<'_>, strategy: HandlingStrategy) -> String
             "// before: the error is passed on without a look\nif err != nil {{\n\treturn err\n}}\n// after: {name} is told apart from other errors\nif errors.Is(err, {name}) {{\n\t// handle \"{fragment}\" here\n}} else if err != nil {{\n\treturn err\n}}"
         );
     }
+    if let Some(fix) = crate::command::example_fix(site, &fragment) {
+        return fix;
+    }
     if let Some((name, avoid)) = deciding_bool(site) {
         let bad = bool_literal(site.lang, !avoid);
         let good = bool_literal(site.lang, avoid);

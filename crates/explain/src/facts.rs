@@ -67,6 +67,9 @@ pub struct Entry {
     /// the site or a function on the way is in that command's file.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub command: Option<String>,
+    /// The command's usage lines after its name (`<stage-id>`), as its code declares them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub usage: Vec<String>,
     /// The functions from the entry point down to the one that calls the site's function, each
     /// called by the one before it; empty when the site's own function is the way in.
     pub chain: Vec<Step>,

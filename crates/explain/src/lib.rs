@@ -34,9 +34,11 @@
 //! - `classify`: background tag and handling strategy.
 //! - `prose`: the fields written as sentences.
 //! - `code`: the fields written as code in the record's language.
+//! - `command`: a command's guards read as its user writes the command line.
 
 mod classify;
 mod code;
+mod command;
 mod docs;
 mod facts;
 mod prose;

@@ -462,6 +462,7 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
     };
     doc.push_str(&own_words(site));
     doc.push_str(&way_in(site));
+    doc.push_str(&crate::command::documentation(site));
     let guards = guard_exprs(site);
     let handler = handler_of(site);
     if let Some((clause, line)) = handler {
@@ -1048,6 +1049,7 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
     }
     let fname = function_ref(site);
     let public = code::is_public(site);
+    out.extend(crate::command::solutions(site));
     // Where a user catches it: around the call of the site's function when they can make
     // it, else around the way in.
     let catch_at = match (&facts.entry, public) {

@@ -1123,3 +1123,58 @@ fn the_code_calls_what_a_caller_reaches() {
     // What a command tells the one who ran it is about how they ran it.
     assert_eq!(ci["backgroundTag"], "invalid-input");
 }
+
+/// A command's guards are said as its user writes the command line: a missing argument by the
+/// usage the command declares, an option by its flag; a method of the command that no usage
+/// names is not read that way.
+#[test]
+fn a_command_error_says_how_the_command_was_run() {
+    let s = Scratch::new();
+    s.write(
+        "cli/package.json",
+        r#"{"name": "npm", "bin": {"npm": "bin/npm-cli.js"}}"#,
+    );
+    s.write(
+        "cli/lib/commands/stage/reject.js",
+        "class StageReject extends BaseCommand {\n  static name = 'reject'\n  static usage = ['<stage-id>']\n\n  async exec (args) {\n    if (!args[0]) {\n      throw new Error('Missing required <stage-id>')\n    }\n    if (this.npm.global) {\n      throw new Error('staging does not work for global packages')\n    }\n    await this.helper(args)\n  }\n\n  async helper (args) {\n    if (!args[0]) {\n      throw new Error('helper lost its argument')\n    }\n  }\n}\nmodule.exports = StageReject\n",
+    );
+    s.ok(&["index", "cli", "--repo", "acme/npm"]);
+    let records = s.records();
+
+    let missing = record_of(&records, "Missing required <stage-id>");
+    let doc = missing["documentation"].as_str().unwrap();
+    assert!(
+        doc.contains("`npm stage reject` is run as `npm stage reject <stage-id>`"),
+        "{doc}"
+    );
+    assert!(
+        doc.contains("`npm stage reject` run without its first argument (<stage-id>)"),
+        "{doc}"
+    );
+    let solutions = missing["solutions"].as_array().unwrap();
+    assert_eq!(
+        solutions[0],
+        "Give `npm stage reject` its first argument, <stage-id>: `npm stage reject <stage-id>`."
+    );
+    let fix = missing["exampleFix"].as_str().unwrap();
+    assert!(fix.contains("//   $ npm stage reject\n"), "{fix}");
+    assert!(fix.contains("//   $ npm stage reject <stage-id>"), "{fix}");
+    // `missing` is no lookup that failed: the command was run without what it needs.
+    assert_eq!(missing["backgroundTag"], "invalid-input");
+
+    let global = record_of(&records, "staging does not work for global packages");
+    let doc = global["documentation"].as_str().unwrap();
+    assert!(doc.contains("run with `--global`"), "{doc}");
+    let first = global["solutions"][0].as_str().unwrap();
+    assert!(
+        first.starts_with("Run `npm stage reject` without `--global`")
+            && first.contains("npm_config_global"),
+        "{first}"
+    );
+
+    // `helper(args)` is no subcommand: its `args` are not the command line's.
+    let helper = record_of(&records, "helper lost its argument");
+    let doc = helper["documentation"].as_str().unwrap();
+    assert!(!doc.contains("This is the error of"), "{doc}");
+    assert!(!doc.contains("is run as"), "{doc}");
+}
