@@ -162,6 +162,7 @@ pub fn router(service: Arc<Service>, limits: Limits) -> Router {
         )
         .route("/repo", get(crate::web::repo))
         .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
         .with_state(service)
         .layer(DefaultBodyLimit::max(limits.body_bytes))
         .layer(tower_http::timeout::TimeoutLayer::with_status_code(
@@ -243,6 +244,16 @@ type Shared = State<Arc<Service>>;
 
 async fn healthz() -> Json<serde_json::Value> {
     Json(json!({"status": "ok"}))
+}
+
+async fn method_not_allowed(method: axum::http::Method, uri: axum::http::Uri) -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        format!(
+            "{} does not take {method}; GET /api/v1/openapi.json lists each route's methods",
+            uri.path()
+        ),
+    )
 }
 
 async fn not_found() -> ApiError {
@@ -331,8 +342,10 @@ struct MatchParams {
 async fn match_text(
     State(s): Shared,
     params: Result<Query<MatchParams>, QueryRejection>,
-    body: Bytes,
+    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Result<Response, ApiError> {
+    // A body over the limit is refused in the API's own form, with the limit to keep to.
+    let body = body.map_err(|e| ApiError::new(e.status(), e.body_text()))?;
     let text = String::from_utf8_lossy(&body);
     if text.trim().is_empty() {
         return Err(ApiError::new(

@@ -80,8 +80,45 @@ async fn health_stats_and_unknown_routes() {
     assert!(v["records"].as_u64().unwrap() >= 10);
     let (status, v) = a.get("/api/v2/nothing").await;
     assert_error(status, &v, StatusCode::NOT_FOUND);
-    let (status, _) = a.call("DELETE", "/api/v1/stats", Body::empty()).await;
-    assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED);
+    let (status, v) = a.json("DELETE", "/api/v1/stats", Body::empty()).await;
+    assert_error(status, &v, StatusCode::METHOD_NOT_ALLOWED);
+}
+
+/// What nobody vetted gets an error in the API's form, never a server error: a method no route
+/// takes (found by the `http` fuzz target), a body over the limit, a body that is not UTF-8 or
+/// not the JSON a client may think it sends, and a query string as long as a URI can be.
+#[tokio::test]
+async fn hostile_requests_get_json_errors() {
+    let a = api_with(Limits {
+        body_bytes: 1024,
+        ..Limits::default()
+    });
+    let (status, v) = a.json("learGET", "/api/v1/errors", Body::empty()).await;
+    assert_error(status, &v, StatusCode::METHOD_NOT_ALLOWED);
+    let (status, v) = a.json("POST", "/api/v1/match", "x".repeat(4096)).await;
+    assert_error(status, &v, StatusCode::PAYLOAD_TOO_LARGE);
+    // Text that is not UTF-8 is read as far as it goes, and answered.
+    let (status, v) = a
+        .json("POST", "/api/v1/match", b"no such lease: \xff\xfe".to_vec())
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let (status, v) = a.json("POST", "/api/v1/match", "{\"text\": ").await;
+    assert!(
+        status.is_success() || status.is_client_error(),
+        "{status}: {v}"
+    );
+    // The longest target a request can carry here; 10 MB ones are refused on the socket
+    // (`serve_listens_answers_and_stops_on_sigterm`).
+    let huge = "a".repeat(60_000);
+    for uri in [
+        format!("/api/v1/errors?q={huge}"),
+        format!("/api/v1/errors?page={huge}"),
+        format!("/api/v1/match?limit={huge}"),
+    ] {
+        let method = if uri.contains("match") { "POST" } else { "GET" };
+        let (status, v) = a.json(method, &uri, "no such lease: x").await;
+        assert!(!status.is_server_error(), "{status}: {v}");
+    }
 }
 
 #[tokio::test]
@@ -272,6 +309,26 @@ fn serve_listens_answers_and_stops_on_sigterm() {
     conn.read_to_string(&mut answer).unwrap();
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     assert!(answer.ends_with("{\"status\":\"ok\"}"), "{answer}");
+    // A request line of 10 MB is refused with a 4xx before it is read to its end, and the
+    // server goes on answering.
+    let mut conn = std::net::TcpStream::connect(&addr).unwrap();
+    let huge = format!(
+        "GET /api/v1/errors?q={} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+        "a".repeat(10 << 20)
+    );
+    let _ = conn.write_all(huge.as_bytes());
+    let mut answer = String::new();
+    let _ = conn.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 4"), "{:.200}", answer);
+    let mut conn = std::net::TcpStream::connect(&addr).unwrap();
+    write!(
+        conn,
+        "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    conn.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     let status = std::process::Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status()

@@ -1,0 +1,6 @@
+//! Arbitrary bytes as a Go source file, read as `errata index` reads one.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    errata_fuzz::extract(errata_lang::Lang::Go, "src/fuzzed.go", data);
+});

@@ -1,0 +1,6 @@
+//! Arbitrary bytes as a TypeScript source file, read as `errata index` reads one.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    errata_fuzz::extract(errata_lang::Lang::TypeScript, "src/fuzzed.ts", data);
+});
