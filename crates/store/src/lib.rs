@@ -50,7 +50,11 @@ pub enum Error {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("database error: {0}")]
+    #[error("the database {path} is read-only here, and this command writes to it; run as a user who may write to it and its folder, or copy it and pass --db COPY")]
+    ReadOnly { path: PathBuf },
+    #[error("the database {path} is read-only here and was written by an older errata; ask its owner to run `errata index` with this version, or copy it and pass --db COPY")]
+    ReadOnlyOld { path: PathBuf },
+    #[error("{}", sql_message(.0))]
     Sql(#[from] rusqlite::Error),
     #[error("a stored record is damaged ({id}): {source}; re-run `errata index` to rewrite it")]
     Damaged {
@@ -353,6 +357,32 @@ impl Filter {
     }
 }
 
+/// What a database error says to the one who ran the command.
+fn sql_message(e: &rusqlite::Error) -> String {
+    match e.sqlite_error_code() {
+        Some(rusqlite::ErrorCode::DiskFull) => "the disk holding the database is full: free some space, or pass --db FILE on a disk with room, and run again; the store keeps what it held before the write that failed".to_owned(),
+        _ => format!("database error: {e}"),
+    }
+}
+
+/// Whether SQLite refused because the user may not write the database, its folder or its
+/// write-ahead log's files.
+fn is_read_only(e: &rusqlite::Error) -> bool {
+    matches!(
+        e.sqlite_error_code(),
+        Some(rusqlite::ErrorCode::ReadOnly | rusqlite::ErrorCode::CannotOpen)
+    )
+}
+
+/// `path` as the path of a `file:` URI: absolute, with `%`, `?` and `#` escaped.
+fn uri_path(path: &Path) -> String {
+    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    abs.to_string_lossy()
+        .replace('%', "%25")
+        .replace('?', "%3f")
+        .replace('#', "%23")
+}
+
 /// What a failure to open the database at `path` becomes: the path to check, and why.
 fn open_error(path: &Path) -> impl Fn(rusqlite::Error) -> Error + Copy + '_ {
     move |source| Error::Open {
@@ -381,11 +411,20 @@ impl Store {
                 ))
             })?;
         }
-        let conn = Connection::open(path).map_err(open_err)?;
+        let read_only = |e: rusqlite::Error| {
+            if is_read_only(&e) && path.exists() {
+                Error::ReadOnly {
+                    path: path.to_path_buf(),
+                }
+            } else {
+                open_err(e)
+            }
+        };
+        let conn = Connection::open(path).map_err(read_only)?;
         conn.busy_timeout(std::time::Duration::from_secs(10))
             .map_err(open_err)?;
         conn.pragma_update(None, "journal_mode", "WAL")
-            .map_err(open_err)?;
+            .map_err(read_only)?;
         conn.pragma_update(None, "synchronous", "NORMAL")
             .map_err(open_err)?;
         let mut store = Store {
@@ -397,13 +436,38 @@ impl Store {
         Ok(store)
     }
 
-    /// Opens a database that must already exist (reading commands never create one).
+    /// Opens a database that must already exist (reading commands never create one). A store
+    /// the user may not write to (a read-only file or folder, another user's store) is read as
+    /// it is, without its write-ahead log's shared memory, provided it needs no migration.
     pub fn open_existing(path: &Path) -> Result<Store> {
+        match Store::open_reader(path, false) {
+            Err(Error::Open { source, .. }) if is_read_only(&source) => {
+                Store::open_reader(path, true)
+            }
+            other => other,
+        }
+    }
+
+    fn open_reader(path: &Path, read_only: bool) -> Result<Store> {
         let open_err = open_error(path);
-        let conn = Connection::open_with_flags(
-            path,
-            rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
-        )
+        let conn = if read_only {
+            // `immutable`: a user who may not write the store cannot make the shared memory
+            // through which readers and the writer agree, so it is read as a file that does
+            // not change. A run of its owner writing at that moment may be seen part-way.
+            let uri = format!("file:{}?immutable=1", uri_path(path));
+            Connection::open_with_flags(
+                uri,
+                rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY
+                    | rusqlite::OpenFlags::SQLITE_OPEN_URI
+                    | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+            )
+        } else {
+            Connection::open_with_flags(
+                path,
+                rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE
+                    | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+            )
+        }
         .map_err(open_err)?;
         conn.busy_timeout(std::time::Duration::from_secs(10))
             .map_err(open_err)?;
@@ -418,6 +482,16 @@ impl Store {
             path: path.to_path_buf(),
             writer: None,
         };
+        if read_only {
+            let version: i64 = store
+                .conn
+                .pragma_query_value(None, "user_version", |r| r.get(0))?;
+            if version < MIGRATIONS.len() as i64 {
+                return Err(Error::ReadOnlyOld {
+                    path: path.to_path_buf(),
+                });
+            }
+        }
         store.migrate()?;
         Ok(store)
     }

@@ -431,3 +431,147 @@ fn a_tree_reached_through_a_symlink_keeps_relative_paths() {
     assert_eq!(records.len(), 1);
     assert_eq!(records[0]["filePath"], "pkg/a.py");
 }
+
+/// A store the user may not write (another user's, or on read-only media) is read by the
+/// reading commands as it is; a writing command refuses it with exit 2 and a message that says
+/// what to do, and the store is unchanged. As root, whom permissions do not stop, errata is run
+/// as `nobody`.
+#[test]
+fn a_read_only_store_is_read_and_writes_are_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    let s = Scratch::new();
+    s.write(
+        "src/lease.py",
+        "def f(x):\n    raise ValueError(f\"bad lease {x}\")\n",
+    );
+    let db_dir = s.path().join("store");
+    let db = db_dir.join("errata.db");
+    let indexed = errata_cmd()
+        .args(["index", "src", "--db"])
+        .arg(&db)
+        .current_dir(s.path())
+        .output()
+        .unwrap();
+    assert!(indexed.status.success());
+    let before = std::fs::read(&db).unwrap();
+    // `nobody` must reach the binary and the store.
+    let bin = s.path().join("errata");
+    std::fs::copy(env!("CARGO_BIN_EXE_errata"), &bin).unwrap();
+    let mode = |p: &std::path::Path, m: u32| {
+        std::fs::set_permissions(p, std::fs::Permissions::from_mode(m)).unwrap()
+    };
+    mode(s.path(), 0o755);
+    mode(&bin, 0o755);
+    for entry in std::fs::read_dir(&db_dir).unwrap() {
+        mode(&entry.unwrap().path(), 0o444);
+    }
+    mode(&db_dir, 0o555);
+    let run = |args: &[&str]| {
+        let mut cmd = std::process::Command::new(&bin);
+        cmd.args(args).arg("--db").arg(&db).current_dir(s.path());
+        // The scratch folder is the running user's: root's when its owner is 0.
+        if std::os::unix::fs::MetadataExt::uid(&std::fs::metadata(s.path()).unwrap()) == 0 {
+            cmd.uid(65534).gid(65534);
+        }
+        cmd.output().unwrap()
+    };
+
+    let explained = run(&["explain", "bad lease 42"]);
+    let stdout = String::from_utf8_lossy(&explained.stdout);
+    assert!(
+        explained.status.success() && stdout.contains("{x} = \"42\""),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&explained.stderr)
+    );
+    assert!(run(&["stats"]).status.success());
+
+    let indexed = run(&["index", "src"]);
+    let stderr = String::from_utf8_lossy(&indexed.stderr);
+    assert_eq!(indexed.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("is read-only here"), "{stderr}");
+    assert!(stderr.contains("--db COPY"), "{stderr}");
+    mode(&db_dir, 0o755);
+    assert_eq!(std::fs::read(&db).unwrap(), before, "the store changed");
+}
+
+/// A disk that fills up during `index` (a 3 MB tmpfs): exit 2 with a message that says what to
+/// do, the store passes its integrity check and still answers, and once there is room the next
+/// run completes. Mounting needs root; elsewhere the test says so and checks nothing.
+#[test]
+fn a_full_disk_stops_index_with_a_message_and_a_sound_store() {
+    let s = Scratch::new();
+    s.write(
+        "small/lease.py",
+        "def f(x):\n    raise ValueError(f\"bad lease {x}\")\n",
+    );
+    for f in 0..120 {
+        let mut text = String::new();
+        for i in 0..40 {
+            text.push_str(&format!(
+                "def f{i}(x):\n    if x > {i}:\n        raise ValueError(f\"value {{x}} of module {f} is over the limit {i} of this check\")\n"
+            ));
+        }
+        s.write(&format!("big/m{f}.py"), text);
+    }
+    let disk = s.path().join("disk");
+    std::fs::create_dir_all(&disk).unwrap();
+    let mounted = std::process::Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=3m", "tmpfs"])
+        .arg(&disk)
+        .output();
+    if !mounted.is_ok_and(|o| o.status.success()) {
+        eprintln!("a_full_disk: cannot mount a tmpfs here (root is needed); nothing checked");
+        return;
+    }
+    struct Unmount<'a>(&'a std::path::Path);
+    impl Drop for Unmount<'_> {
+        fn drop(&mut self) {
+            let _ = std::process::Command::new("umount").arg(self.0).status();
+        }
+    }
+    let _unmount = Unmount(&disk);
+    let db = disk.join("errata.db");
+    let run = |args: &[&str]| {
+        errata_cmd()
+            .args(args)
+            .arg("--db")
+            .arg(&db)
+            .current_dir(s.path())
+            .output()
+            .unwrap()
+    };
+    assert!(run(&["index", "small", "--repo", "acme/small"])
+        .status
+        .success());
+    let full = run(&["index", "big", "--repo", "acme/big"]);
+    let stderr = String::from_utf8_lossy(&full.stderr);
+    assert_eq!(full.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("the disk holding the database is full") && stderr.contains("--db FILE"),
+        "{stderr}"
+    );
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let check: String = conn
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(check, "ok");
+    drop(conn);
+    let explained = run(&["explain", "bad lease 42"]);
+    assert!(explained.status.success());
+    // Room again: the run completes.
+    let grown = std::process::Command::new("mount")
+        .args(["-o", "remount,size=256m"])
+        .arg(&disk)
+        .status()
+        .unwrap();
+    assert!(grown.success());
+    let again = run(&["index", "big", "--repo", "acme/big"]);
+    assert!(
+        again.status.success(),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    let stats = String::from_utf8_lossy(&run(&["stats"]).stdout).into_owned();
+    assert!(stats.starts_with("4801 records"), "{stats}");
+}
