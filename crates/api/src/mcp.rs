@@ -34,13 +34,59 @@ impl ErrataMcp {
         ErrataMcp { service }
     }
 
-    /// Serves on stdin and stdout until the client closes them.
+    /// Serves on stdin and stdout until the client closes them. A line that is no JSON is
+    /// answered with JSON-RPC's parse error (-32700) and the session goes on; the MCP
+    /// transport alone would drop it without a word.
     pub async fn serve_stdio(self) -> std::io::Result<()> {
+        use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+        let (to_server, server_in) = tokio::io::duplex(1 << 16);
+        let (server_out, from_server) = tokio::io::duplex(1 << 16);
+        let (lines, mut out) = tokio::sync::mpsc::channel::<String>(64);
+        // One writer of stdout, whole lines at a time.
+        let writer = tokio::spawn(async move {
+            let mut stdout = tokio::io::stdout();
+            while let Some(line) = out.recv().await {
+                stdout.write_all(line.as_bytes()).await?;
+                stdout.flush().await?;
+            }
+            std::io::Result::Ok(())
+        });
+        let answers = lines.clone();
+        tokio::spawn(async move {
+            let mut from_server = BufReader::new(from_server);
+            let mut line = String::new();
+            while from_server.read_line(&mut line).await.unwrap_or(0) > 0 {
+                if answers.send(std::mem::take(&mut line)).await.is_err() {
+                    break;
+                }
+            }
+        });
+        tokio::spawn(async move {
+            let mut to_server = to_server;
+            let mut stdin = BufReader::new(tokio::io::stdin());
+            let mut line = String::new();
+            while stdin.read_line(&mut line).await.unwrap_or(0) > 0 {
+                let text = line.trim();
+                if !text.is_empty() && serde_json::from_str::<serde::de::IgnoredAny>(text).is_err()
+                {
+                    let error = serde_json::json!({"jsonrpc": "2.0", "id": null, "error": {
+                        "code": -32700,
+                        "message": "Parse error: each line must be one JSON-RPC message"}});
+                    if lines.send(format!("{error}\n")).await.is_err() {
+                        break;
+                    }
+                } else if to_server.write_all(line.as_bytes()).await.is_err() {
+                    break;
+                }
+                line.clear();
+            }
+        });
         let running = self
-            .serve(rmcp::transport::stdio())
+            .serve((server_in, server_out))
             .await
             .map_err(std::io::Error::other)?;
         running.waiting().await.map_err(std::io::Error::other)?;
+        writer.await.map_err(std::io::Error::other)??;
         Ok(())
     }
 

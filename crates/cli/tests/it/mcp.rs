@@ -151,6 +151,65 @@ fn an_agent_explains_the_seed_error_over_mcp() {
     assert!(status.success(), "{status:?}");
 }
 
+/// What a broken client sends gets a JSON-RPC error, and the session goes on: a line that is no
+/// JSON (parse error, -32700), a request whose params are no object, a call of an unknown tool,
+/// and a text of 10 MB to explain.
+#[test]
+fn malformed_messages_get_errors_and_the_session_goes_on() {
+    let s = golden_indexed();
+    let message = seed()["errorMessage"].as_str().unwrap().to_owned();
+    let mut c = Client::start(&s);
+    c.request(
+        "initialize",
+        json!({"protocolVersion": "2025-06-18", "capabilities": {},
+               "clientInfo": {"name": "errata-test", "version": "0"}}),
+    );
+    c.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+
+    writeln!(c.stdin, "this is not JSON {{").unwrap();
+    c.stdin.flush().unwrap();
+    let mut line = String::new();
+    c.stdout.read_line(&mut line).unwrap();
+    let v: Value = serde_json::from_str(&line).expect("a JSON-RPC answer");
+    assert_eq!(v["error"]["code"], -32700, "{v}");
+    assert!(v["id"].is_null(), "{v}");
+
+    let explain = |c: &mut Client, text: &str| {
+        c.request(
+            "tools/call",
+            json!({"name": "explain_error", "arguments": {"text": text}}),
+        )
+    };
+    let r = explain(&mut c, &format!("Error: {message}"));
+    assert_eq!(
+        r["result"]["structuredContent"]["matches"][0]["record"]["errorMessage"], message,
+        "{r}"
+    );
+    // An invalid request is answered without its id: read the next line.
+    c.send(json!({"jsonrpc": "2.0", "id": 99, "method": "tools/call", "params": "no object"}));
+    let mut line = String::new();
+    c.stdout.read_line(&mut line).unwrap();
+    let v: Value = serde_json::from_str(&line).expect("a JSON-RPC answer");
+    assert!(v["error"]["code"].is_i64(), "{v}");
+    let r = c.request(
+        "tools/call",
+        json!({"name": "no_such_tool", "arguments": {}}),
+    );
+    assert!(r["error"].is_object(), "{r}");
+    let r = explain(&mut c, &"x".repeat(10 << 20));
+    assert!(
+        r["result"].is_object() || r["error"].is_object(),
+        "{r:.200}"
+    );
+    let r = explain(&mut c, &format!("Error: {message}"));
+    assert_eq!(
+        r["result"]["structuredContent"]["matches"][0]["record"]["errorMessage"], message,
+        "{r}"
+    );
+    drop(c.stdin);
+    assert!(c.child.wait().unwrap().success());
+}
+
 /// The rmcp client, as an agent built on it would connect: the handshake, the tool list, and
 /// the seed's record from `explain_error`.
 #[test]
