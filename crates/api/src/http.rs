@@ -319,7 +319,12 @@ async fn search(
     })
 }
 
-async fn get_error(State(s): Shared, UrlPath(key): UrlPath<String>) -> Result<Response, ApiError> {
+async fn get_error(
+    State(s): Shared,
+    key: Result<UrlPath<String>, axum::extract::rejection::PathRejection>,
+) -> Result<Response, ApiError> {
+    // A key that is no text (`%c3%28`, found by the `http` fuzz target) gets the API's error.
+    let UrlPath(key) = key.map_err(|e| ApiError::new(e.status(), e.body_text()))?;
     s.with_store(|store| {
         let mut found = store.find(&key)?;
         if found.is_empty() {

@@ -97,6 +97,9 @@ async fn hostile_requests_get_json_errors() {
     assert_error(status, &v, StatusCode::METHOD_NOT_ALLOWED);
     let (status, v) = a.json("POST", "/api/v1/match", "x".repeat(4096)).await;
     assert_error(status, &v, StatusCode::PAYLOAD_TOO_LARGE);
+    // A key whose percent-encoding is no UTF-8 (found by the `http` fuzz target).
+    let (status, v) = a.get("/api/v1/errors/=Klease%c3%28Code").await;
+    assert_error(status, &v, StatusCode::BAD_REQUEST);
     // Text that is not UTF-8 is read as far as it goes, and answered.
     let (status, v) = a
         .json("POST", "/api/v1/match", b"no such lease: \xff\xfe".to_vec())

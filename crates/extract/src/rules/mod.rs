@@ -1011,6 +1011,27 @@ pub(crate) fn log_severity(method: &str) -> Option<Severity> {
 mod tests {
     use super::*;
 
+    /// `raise error(msg)` of a parameter names the class the parameter defaults to, or none:
+    /// the parameter's own name is no class (runpy's `_get_main_module_details(error=ImportError)`).
+    #[test]
+    fn a_raised_parameter_is_its_default_class() {
+        let src = "def details(error=ImportError):\n    raise error(\"can't find %r module\" % name)\n\ndef other(error):\n    raise error(\"no module named %r\" % name)\n\ndef plain():\n    raise LookupError(\"no key %r\" % key)\n";
+        let path = std::path::Path::new("pkg/run.py");
+        let tree = crate::parse(Lang::Python, path, src).unwrap();
+        let sites = find_sites(Lang::Python, &tree, src, false);
+        let class_at = |line: u32| {
+            sites
+                .iter()
+                .find(|s| s.line == line)
+                .unwrap_or_else(|| panic!("no site at line {line}: {sites:?}"))
+                .class
+                .clone()
+        };
+        assert_eq!(class_at(2).as_deref(), Some("ImportError"));
+        assert_eq!(class_at(5), None);
+        assert_eq!(class_at(8).as_deref(), Some("LookupError"));
+    }
+
     #[test]
     fn log_methods() {
         assert_eq!(log_severity("Errorf"), Some(Severity::Error));

@@ -132,7 +132,12 @@ impl Python {
     /// The error `exc`, a call of its class, builds, as a site at `node`.
     fn construction<'t>(&self, node: Node<'t>, exc: Node<'t>, cx: &Cx<'_>) -> Option<Found<'t>> {
         let func = exc.child_by_field_name("function")?;
-        let class = cx.text(func);
+        // `raise error(msg)` of a parameter `error=ImportError`: the class is what the caller
+        // passes, by default its default; a parameter without one names no class.
+        let class = match parameter_default(exc, cx.text(func), cx) {
+            Some(default) => default.filter(|d| is_class_name(last_segment(d))),
+            None => Some(cx.text(func)),
+        };
         let args = self.args(exc.child_by_field_name("arguments")?, cx);
         let message = args.message?;
         let ty = if args.status.is_some() {
@@ -142,7 +147,7 @@ impl Python {
         };
         Some(
             Found::new(node, message, ty)
-                .class((class != "Exception").then(|| class.to_owned()))
+                .class(class.filter(|c| *c != "Exception").map(str::to_owned))
                 .status(args.status)
                 .code(args.code)
                 .consume(exc),
@@ -556,4 +561,26 @@ fn class_only<'t>(
         }
     };
     Some(Found::new(node, message, ErrorType::Exception).class(Some(name.to_owned())))
+}
+
+/// When `name` is a parameter of the function around `node`: its default value's text, if it
+/// has one (`error=ImportError`).
+fn parameter_default<'s>(node: Node<'_>, name: &str, cx: &Cx<'s>) -> Option<Option<&'s str>> {
+    let function = enclosing(node, &["function_definition", "lambda"])?;
+    let params = function.child_by_field_name("parameters")?;
+    named_children(params)
+        .into_iter()
+        .find_map(|p| match p.kind() {
+            "identifier" if cx.text(p) == name => Some(None),
+            "typed_parameter" => named_children(p)
+                .first()
+                .copied()
+                .filter(|n| n.kind() == "identifier" && cx.text(*n) == name)
+                .map(|_| None),
+            "default_parameter" | "typed_default_parameter" => {
+                let n = p.child_by_field_name("name")?;
+                (cx.text(n) == name).then(|| p.child_by_field_name("value").map(|v| cx.text(v)))
+            }
+            _ => None,
+        })
 }
