@@ -18,11 +18,14 @@ const MAX_DEPTH: usize = 4;
 const MAX_VISITED: usize = 64;
 
 /// The program a repository installs, for the names of its commands (`npm`).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Default)]
 pub(crate) struct Program {
     pub(crate) name: Option<String>,
     /// The repository's folder, where the files of the functions on the way are read.
     pub(crate) root: std::path::PathBuf,
+    /// The usage lines of each command file read so far: each file is read once, not once
+    /// for every record in it.
+    usages: std::sync::Mutex<std::collections::HashMap<String, Vec<String>>>,
 }
 
 impl Program {
@@ -48,6 +51,7 @@ impl Program {
         Program {
             name,
             root: root.to_owned(),
+            usages: Default::default(),
         }
     }
 
@@ -73,10 +77,15 @@ impl Program {
     /// The usage lines a command's class declares (`static usage = ['<stage-id>']`), after
     /// the command's name.
     fn usage(&self, path: &str) -> Vec<String> {
-        match std::fs::read_to_string(self.root.join(path)) {
-            Ok(text) => usage_lines(&text),
-            Err(_) => Vec::new(),
-        }
+        let mut usages = self.usages.lock().unwrap_or_else(|e| e.into_inner());
+        usages
+            .entry(path.to_owned())
+            .or_insert_with(|| {
+                std::fs::read_to_string(self.root.join(path))
+                    .map(|text| usage_lines(&text))
+                    .unwrap_or_default()
+            })
+            .clone()
     }
 }
 
@@ -461,6 +470,8 @@ fn is_way_in(lang: Lang, file: &str, name: &str, def: &Definition<'_>) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn usage_lines_are_read_with_their_brackets() {
         let text = "class Cache {\n  static usage = [\n    'add <package-spec>',\n    'clean [<key>]',\n    \"verify\",\n  ]\n}";
@@ -470,8 +481,6 @@ mod tests {
         );
         assert!(super::usage_lines("static usage = [`${x}`]").is_empty());
     }
-
-    use super::*;
 
     #[test]
     fn test_names_are_told_by_their_words() {

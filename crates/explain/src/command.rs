@@ -26,54 +26,79 @@ fn command<'a>(site: &Site<'a>) -> Option<&'a str> {
         .flatten()
 }
 
-/// How the site's function is run from the command line: the command and the usage lines of
-/// that form (after it). The command's own `exec(args)` is the command with all its usage
-/// lines; a method named as a subcommand (`clean(args)` of `npm cache`, whose usage has
-/// `clean [<key>]`) is that subcommand, with its lines. Any other method is reached in ways
-/// the command line does not say.
-fn invocation<'a>(site: &Site<'a>) -> Option<(String, Vec<&'a str>)> {
+/// How the site's function is run from the command line, read once for all the fields.
+struct Invocation<'a> {
+    /// The command, with its subcommand when the function is one (`npm cache clean`).
+    command: String,
+    /// The usage lines of that form, after the command.
+    lines: Vec<&'a str>,
+    /// The terms of the command line that decide the raise, in the order of its guards.
+    terms: Vec<Term>,
+}
+
+/// The command's own `exec(args)` is the command with all its usage lines; a method named as
+/// a subcommand (`clean(args)` of `npm cache`, whose usage has `clean [<key>]`) is that
+/// subcommand, with its lines. Any other method is reached in ways the command line does not
+/// say. The function's first parameter holds the positional arguments.
+fn invocation<'a>(site: &Site<'a>) -> Option<Invocation<'a>> {
     let command = command(site)?;
     let f = site.facts.function.as_ref()?;
     let usage = &site.facts.entry.as_ref()?.usage;
-    if EXEC_METHODS.contains(&f.name.as_str()) {
-        return Some((
+    let (command, lines) = if EXEC_METHODS.contains(&f.name.as_str()) {
+        (
             command.to_owned(),
             usage.iter().map(String::as_str).collect(),
-        ));
+        )
+    } else {
+        let lines: Vec<&str> = usage
+            .iter()
+            .filter_map(|u| {
+                let rest = u.strip_prefix(f.name.as_str())?;
+                (rest.is_empty() || rest.starts_with(' ')).then(|| rest.trim_start())
+            })
+            .collect();
+        if lines.is_empty() {
+            return None;
+        }
+        (format!("{command} {}", f.name), lines)
+    };
+    let args = f.parameters.first().map(|p| p.name.as_str());
+    let mut terms = Vec::new();
+    for c in site.facts.guards().flat_map(|g| g.conjuncts.iter()) {
+        if let Some(t) = term(args, c).filter(|t| !terms.contains(t)) {
+            terms.push(t);
+        }
     }
-    let lines: Vec<&str> = usage
-        .iter()
-        .filter_map(|u| {
-            let rest = u.strip_prefix(f.name.as_str())?;
-            (rest.is_empty() || rest.starts_with(' ')).then(|| rest.trim_start())
+    Some(Invocation {
+        command,
+        lines,
+        terms,
+    })
+}
+
+impl<'a> Invocation<'a> {
+    /// The usage line that names at least `n` positional arguments, whole, and its `n`th.
+    fn usage_with(&self, n: usize) -> Option<(String, &'a str)> {
+        self.lines.iter().find_map(|u| {
+            let nth = u
+                .split_whitespace()
+                .filter(|w| w.starts_with('<') || w.starts_with("[<"))
+                .nth(n - 1)?;
+            Some((format!("{} {u}", self.command), nth))
         })
-        .collect();
-    (!lines.is_empty()).then(|| (format!("{command} {}", f.name), lines))
+    }
 }
 
-/// The name of the parameter holding the positional arguments of the invocation.
-fn args_parameter<'a>(site: &Site<'a>) -> Option<&'a str> {
-    invocation(site)?;
-    site.facts
-        .function
-        .as_ref()?
-        .parameters
-        .first()
-        .map(|p| p.name.as_str())
-}
-
-/// The conjunct `conjunct` of a guard of `site` as a term of the command line.
-pub(crate) fn term(site: &Site<'_>, conjunct: &str) -> Option<Term> {
-    invocation(site)?;
+/// One conjunct of a guard as a term of the command line, `args` being the parameter that
+/// holds the positional arguments.
+fn term(args: Option<&str>, conjunct: &str) -> Option<Term> {
     let c = conjunct.trim();
     let (positive, bare) = match c.strip_prefix('!') {
         Some(rest) => (false, rest.trim()),
         None => (true, c),
     };
-    if let Some(args) = args_parameter(site) {
-        if let Some(n) = missing_positional(args, positive, bare) {
-            return Some(Term::Missing(n));
-        }
+    if let Some(n) = args.and_then(|a| missing_positional(a, positive, bare)) {
+        return Some(Term::Missing(n));
     }
     option_name(bare).map(|name| Term::Option(name, positive))
 }
@@ -148,15 +173,7 @@ fn kebab(field: &str) -> String {
 
 /// The terms of the command line that decide the site's raise, in the order of its guards.
 pub(crate) fn terms(site: &Site<'_>) -> Vec<Term> {
-    let mut out = Vec::new();
-    for c in site.facts.guards().flat_map(|g| g.conjuncts.iter()) {
-        if let Some(t) = term(site, c) {
-            if !out.contains(&t) {
-                out.push(t);
-            }
-        }
-    }
-    out
+    invocation(site).map(|i| i.terms).unwrap_or_default()
 }
 
 /// `--global`: an option as it is written.
@@ -173,37 +190,27 @@ fn ordinal(n: usize) -> String {
     }
 }
 
-/// The usage line of the invocation that names at least `n` positional arguments, whole,
-/// and its `n`th.
-fn usage_with<'a>(site: &Site<'a>, n: usize) -> Option<(String, &'a str)> {
-    let (command, lines) = invocation(site)?;
-    lines.iter().find_map(|u| {
-        let nth = u
-            .split_whitespace()
-            .filter(|w| w.starts_with('<') || w.starts_with("[<"))
-            .nth(n - 1)?;
-        Some((format!("{command} {u}"), nth))
-    })
-}
-
 /// What the command line was when the site raised: a sentence for the documentation.
 pub(crate) fn documentation(site: &Site<'_>) -> String {
-    let Some((command, lines)) = invocation(site) else {
+    let Some(inv) = invocation(site) else {
         return String::new();
     };
+    let command = &inv.command;
     let mut out = String::new();
-    if !lines.is_empty() {
-        let shown: Vec<String> = lines
+    if !inv.lines.is_empty() {
+        let shown: Vec<String> = inv
+            .lines
             .iter()
             .take(3)
             .map(|u| format!("`{}`", format!("{command} {u}").trim_end()))
             .collect();
         out.push_str(&format!(" `{command}` is run as {}.", shown.join(" or ")));
     }
-    let phrases: Vec<String> = terms(site)
+    let phrases: Vec<String> = inv
+        .terms
         .iter()
         .map(|t| match t {
-            Term::Missing(n) => match usage_with(site, *n) {
+            Term::Missing(n) => match inv.usage_with(*n) {
                 Some((_, arg)) => format!("without its {} argument ({arg})", ordinal(*n)),
                 None if *n == 1 => "without an argument".to_owned(),
                 None => format!("with fewer than {n} arguments"),
@@ -223,13 +230,14 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
 
 /// What to run instead: the solutions a command's user can act on.
 pub(crate) fn solutions(site: &Site<'_>) -> Vec<String> {
-    let Some((command, _)) = invocation(site) else {
+    let Some(inv) = invocation(site) else {
         return Vec::new();
     };
-    terms(site)
+    let command = &inv.command;
+    inv.terms
         .iter()
         .map(|t| match t {
-            Term::Missing(n) => match usage_with(site, *n) {
+            Term::Missing(n) => match inv.usage_with(*n) {
                 Some((line, arg)) => format!(
                     "Give `{command}` its {} argument, {arg}: `{line}`.",
                     ordinal(*n)
@@ -254,14 +262,14 @@ pub(crate) fn solutions(site: &Site<'_>) -> Vec<String> {
 /// The command line before and after, as comments (what a user types is a command, not a
 /// call): for a missing argument the usage gives, or an option to leave out or add.
 pub(crate) fn example_fix(site: &Site<'_>, fragment: &str) -> Option<String> {
-    let (command, _) = invocation(site)?;
-    let terms = terms(site);
-    let [term] = terms.as_slice() else {
+    let inv = invocation(site)?;
+    let command = &inv.command;
+    let [term] = inv.terms.as_slice() else {
         return None;
     };
     let (before, after, why) = match term {
         Term::Missing(n) => {
-            let (line, arg) = usage_with(site, *n)?;
+            let (line, arg) = inv.usage_with(*n)?;
             let given: Vec<&str> = line.split_whitespace().take_while(|w| *w != arg).collect();
             let before = given
                 .iter()

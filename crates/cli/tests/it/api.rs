@@ -283,6 +283,20 @@ async fn the_openapi_document_lists_every_route_and_each_answers() {
     }
 }
 
+/// The whole answer of `GET /healthz` on a connection of its own.
+fn health(addr: &str) -> String {
+    use std::io::{Read, Write};
+    let mut conn = std::net::TcpStream::connect(addr).unwrap();
+    write!(
+        conn,
+        "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    conn.read_to_string(&mut answer).unwrap();
+    answer
+}
+
 #[test]
 fn serve_listens_answers_and_stops_on_sigterm() {
     use std::io::{BufRead, Read, Write};
@@ -302,14 +316,7 @@ fn serve_listens_answers_and_stops_on_sigterm() {
         .and_then(|r| r.split_whitespace().next())
         .unwrap_or_else(|| panic!("no address in {line:?}"))
         .to_owned();
-    let mut conn = std::net::TcpStream::connect(&addr).unwrap();
-    write!(
-        conn,
-        "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    let mut answer = String::new();
-    conn.read_to_string(&mut answer).unwrap();
+    let answer = health(&addr);
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     assert!(answer.ends_with("{\"status\":\"ok\"}"), "{answer}");
     // A request line of 10 MB is refused with a 4xx before it is read to its end, and the
@@ -323,14 +330,7 @@ fn serve_listens_answers_and_stops_on_sigterm() {
     let mut answer = String::new();
     let _ = conn.read_to_string(&mut answer);
     assert!(answer.starts_with("HTTP/1.1 4"), "{:.200}", answer);
-    let mut conn = std::net::TcpStream::connect(&addr).unwrap();
-    write!(
-        conn,
-        "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    let mut answer = String::new();
-    conn.read_to_string(&mut answer).unwrap();
+    let answer = health(&addr);
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     let status = std::process::Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
