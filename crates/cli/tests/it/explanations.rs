@@ -241,6 +241,22 @@ fn facts_in_each_language() {
     assert_eq!(writers(&f)["locked"], ["lock"]);
     assert_eq!(refs(&f, "callers"), pairs(&[("Bank.java", "pay")]));
     assert_eq!(refs(&f, "handlers"), pairs(&[("Bank.java", "pay")]));
+    // A loop variable is a local, and another method's local of the same name is not state.
+    let f = facts_of(&s, &records, "table changed while it was walked");
+    let entry = f["state"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "entry");
+    assert!(
+        entry.is_none_or(|e| e["binding"] == "local" && e["writes"] == serde_json::json!([])),
+        "{entry:?}"
+    );
+    assert_eq!(writers(&f)["modCount"], ["put"]);
+
+    // Python: `self._transport` of another class of the file is another object's.
+    let f = facts_of(&s, &records, "writer is already closed");
+    assert_eq!(writers(&f)["self._transport"], ["__init__", "close"]);
 
     // The explanation says what the facts say.
     let r = records

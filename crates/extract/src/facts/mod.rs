@@ -938,9 +938,22 @@ impl<'t, 's> FileFacts<'t, 's> {
             .or_else(|| decl.child_by_field_name("pattern"))?;
         let t = self.text(target);
         let t = t.trim_start_matches("mut ");
+        let t = t.trim_start_matches('(').trim_end_matches(')');
         let hit = t == name || t.split(',').any(|p| p.trim() == name);
         if !hit {
             return None;
+        }
+        if !matches!(
+            decl.kind(),
+            "variable_declarator"
+                | "assignment"
+                | "short_var_declaration"
+                | "var_spec"
+                | "let_declaration"
+        ) {
+            // A loop variable or a caught exception: bound to each element, or to what was
+            // raised, not to the expression beside it.
+            return Some(None);
         }
         let value = decl
             .child_by_field_name("value")
@@ -952,8 +965,19 @@ impl<'t, 's> FileFacts<'t, 's> {
     fn writes_of(&self, name: &str, scope: Node<'t>, rules: &dyn Rules, cx: &Cx<'_>) -> Vec<Write> {
         let all = self.writes.get_or_init(|| self.all_writes());
         let bare = is_identifier(name);
+        // `self.x` and `this.x` are the fields of the class the guard is in: another class of
+        // the file that writes its own `self.x` changes another object.
+        let class_of = |n: Node<'_>| {
+            std::iter::successors(n.parent(), |p| p.parent())
+                .find(|p| self.syn.classes.contains(&p.kind()))
+                .map(|c| c.id())
+        };
+        let home = matches!(root_of(name), "self" | "this")
+            .then(|| class_of(scope))
+            .flatten();
         all.iter()
             .filter(|w| w.target == name)
+            .filter(|w| home.is_none() || class_of(w.node) == home)
             .filter_map(|w| {
                 let path = path_to(self.root, w.node);
                 let fidx = (0..path.len().saturating_sub(1))
@@ -1091,25 +1115,24 @@ impl<'t, 's> FileFacts<'t, 's> {
     }
 
     /// Whether the function `f` has its own variable `name`.
-    fn declares(&self, f: Node<'_>, name: &str) -> bool {
+    fn declares(&self, f: Node<'t>, name: &str) -> bool {
         if self.parameter_names(f).iter().any(|p| p == name) {
             return true;
         }
-        let body = crate::text::text(f, self.src);
-        let lang_local = match self.syn.lang {
+        match self.syn.lang {
             Lang::Python => {
-                return !body.contains(&format!("global {name}"))
-                    && !body.contains(&format!("nonlocal {name}"));
+                let body = crate::text::text(f, self.src);
+                !body.contains(&format!("global {name}"))
+                    && !body.contains(&format!("nonlocal {name}"))
             }
             // A Rust function cannot assign a variable of another one; a Go function's
             // bare names are its own (`:=`, `var`, named results) but for package variables,
             // which are written outside any function far more than inside.
-            Lang::Rust | Lang::Go => return true,
-            _ => ["let ", "const ", "var "].iter().any(|k| {
-                body.contains(&format!("{k}{name} ")) || body.contains(&format!("{k}{name}="))
-            }),
-        };
-        lang_local
+            Lang::Rust | Lang::Go => true,
+            // Java's and JavaScript's: a declaration in it (`Entry e = …`, `let x`, a loop
+            // variable, a caught exception) makes the name its own.
+            _ => self.local_value(f, name, u32::MAX).is_some(),
+        }
     }
 
     /// Every write of the file: mutating method calls and assignments.

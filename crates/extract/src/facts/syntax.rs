@@ -28,7 +28,8 @@ pub(crate) struct Syntax {
     /// Kinds whose text can be negated with a bare `!` or `not`.
     pub(crate) simple: &'static [&'static str],
     pub(crate) classes: &'static [&'static str],
-    /// Declarations of locals.
+    /// Declarations of locals, and the statements that bind one without an expression of its
+    /// own value: loop variables (`for x in xs`), caught exceptions.
     pub(crate) locals: &'static [&'static str],
     /// Words that are not variables (`this`, `None`, `nil`).
     pub(crate) constants: &'static [&'static str],
@@ -68,7 +69,7 @@ const JS: Syntax = Syntax {
         "false",
     ],
     classes: &["class_declaration", "class", "abstract_class_declaration"],
-    locals: &["variable_declarator"],
+    locals: &["variable_declarator", "for_in_statement"],
     constants: &["this", "undefined", "null", "true", "false", "super"],
 };
 
@@ -105,7 +106,7 @@ const PYTHON: Syntax = Syntax {
         "false",
     ],
     classes: &["class_definition"],
-    locals: &["assignment"],
+    locals: &["assignment", "for_statement", "for_in_clause"],
     constants: &["self", "cls", "None", "True", "False"],
 };
 
@@ -142,7 +143,7 @@ const GO: Syntax = Syntax {
         "false",
     ],
     classes: &[],
-    locals: &["short_var_declaration", "var_spec"],
+    locals: &["short_var_declaration", "var_spec", "range_clause"],
     constants: &["nil", "true", "false", "iota"],
 };
 
@@ -179,7 +180,7 @@ const RUST: Syntax = Syntax {
         "macro_invocation",
     ],
     classes: &["impl_item", "trait_item"],
-    locals: &["let_declaration"],
+    locals: &["let_declaration", "for_expression"],
     constants: &["self", "None", "true", "false"],
 };
 
@@ -222,7 +223,11 @@ const JAVA: Syntax = Syntax {
         "enum_declaration",
         "record_declaration",
     ],
-    locals: &["variable_declarator"],
+    locals: &[
+        "variable_declarator",
+        "enhanced_for_statement",
+        "catch_formal_parameter",
+    ],
     constants: &["this", "null", "true", "false", "super"],
 };
 
