@@ -181,6 +181,14 @@ pub fn read_line(line: &str) -> Line<'_> {
         rest = next;
     }
     texts.push(rest);
+    // `User a@b accessing /api/workers: java.util.ConcurrentModificationException`: prose
+    // before the exception a Java log line ends with.
+    if class_prefix(rest).is_none() && class_alone(rest).is_none() {
+        if let Some(i) = inner_class(rest) {
+            rest = &rest[i..];
+            texts.push(rest);
+        }
+    }
     if let Some(c) = class_prefix(rest) {
         class = Some(c[1].to_owned());
         code = c.get(2).map(|m| m.as_str().to_owned());
@@ -276,6 +284,28 @@ fn class_alone(s: &str) -> Option<&str> {
     let name = CLASS_ALONE.captures(s)?.get(1)?.as_str();
     (CLASS_SUFFIXES.iter().any(|w| last(name).ends_with(w)) && looks_like_class(name))
         .then_some(name)
+}
+
+/// Where a qualified exception class begins behind prose (`…: java.lang.X`, `…, java.lang.Y:
+/// null`): after `: `, `, ` or a space, a dotted name whose last part is an error class's, at
+/// the end of the text or before `: `.
+fn inner_class(s: &str) -> Option<usize> {
+    let bytes = s.as_bytes();
+    let name_char = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'.');
+    (1..bytes.len())
+        .filter(|&i| bytes[i - 1] == b' ' && bytes[i].is_ascii_lowercase())
+        .find(|&i| {
+            let end = (i..bytes.len())
+                .find(|&j| !name_char(bytes[j]))
+                .unwrap_or(bytes.len());
+            let name = s[i..end].trim_end_matches('.');
+            let last = name.rsplit(['.', '$']).next().unwrap_or(name);
+            let tail = &s[i + name.len()..];
+            name.contains('.')
+                && CLASS_SUFFIXES.iter().any(|w| last.ends_with(w))
+                && last.starts_with(|c: char| c.is_ascii_uppercase())
+                && (tail.trim().is_empty() || tail.starts_with(": "))
+        })
 }
 
 /// How the last part of a class name ends (`ValueError`, `java.io.IOException`), unless it is
@@ -427,6 +457,28 @@ mod tests {
         assert_eq!(l.message(), "no such file or directory, open 'x'");
         let l = read_line("panic: runtime error: index out of range [3] with length 2");
         assert_eq!(l.class.as_deref(), Some("panic"));
+        // Behind a log line's prose (conveyal/r5#834, DvcLAB/dockerhub#112).
+        let l = read_line(
+            "User a@b.com of group c accessing /api/workers: java.util.ConcurrentModificationException",
+        );
+        assert_eq!(
+            l.class.as_deref(),
+            Some("java.util.ConcurrentModificationException")
+        );
+        assert_eq!(l.message(), "");
+        let l = read_line(
+            "lambda$static$5 - List Image error, uid[07fb], java.lang.UnsupportedOperationException: null",
+        );
+        assert_eq!(
+            l.class.as_deref(),
+            Some("java.lang.UnsupportedOperationException")
+        );
+        assert_eq!(l.message(), "null");
+        // A dotted word that is no class, or one in the middle of prose, is left alone.
+        let l = read_line("could not load config.yaml: file is gone");
+        assert_eq!(l.class, None);
+        let l = read_line("retrying after java.io.IOException was thrown by the pool");
+        assert_eq!(l.class, None);
     }
 
     #[test]

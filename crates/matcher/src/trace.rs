@@ -37,19 +37,29 @@ pub struct Segment {
 }
 
 // Node/V8: `    at fn (file:line:col)`, `    at async fn (file:line:col)`, `    at file:line:col`.
-// Rust backtraces print `             at ./src/main.rs:5:9`, which reads the same way.
+// Rust backtraces print `             at ./src/main.rs:5:9`, which reads the same way. A frame
+// with its function and parentheses says what it is even where a paste lost its indentation;
+// a bare `at file:line` needs the indentation to be told from prose.
 re!(
     V8_FRAME,
-    r"^\s+at (?:(?:async |new )?(.+?) \((.+?):(\d+)(?::\d+)?\)|(.+?):(\d+)(?::\d+)?)\s*$"
+    r"^(?:\s*at (?:async |new )?(.+?) \((.+?):(\d+)(?::\d+)?\)|\s+at (.+?):(\d+)(?::\d+)?)\s*$"
 );
-// Java: `\tat com.acme.Auth.login(Auth.java:42)`, `\tat java.base/java.util.X.y(X.java:1)`.
+// Java: `\tat com.acme.Auth.login(Auth.java:42)`, `\tat java.base/java.util.X.y(X.java:1)`,
+// with what logback and log4j add after it (`~[?:?]`, `[spring-core-5.3.jar:5.3.1]`), indented
+// or not.
 re!(
     JAVA_FRAME,
-    r"^\s+at (?:[\w.-]+(?:@[\w.-]+)?/)?([\w$.<>]+)\(([\w$-]+\.(?:java|kt|scala|groovy)):(\d+)\)\s*$"
+    r"^\s*at (?:[\w.-]+(?:@[\w.-]+)?/)?([\w$.<>]+)\(([\w$-]+\.(?:java|kt|scala|groovy)):(\d+)\)(?:\s+~?\[[^\]]*\])?\s*$"
 );
 re!(
     JAVA_NO_SOURCE,
-    r"^\s+at [\w$./<>@-]+\((?:Native Method|Unknown Source)\)\s*$"
+    r"^\s*at [\w$./<>@-]+\((?:Native Method|Unknown Source)\)(?:\s+~?\[[^\]]*\])?\s*$"
+);
+// What a log puts in front of each line of a trace it logs: a timestamp, npm's debug-log
+// number and level (`23 verbose stack `), Dropwizard's `! `.
+re!(
+    LINE_PREFIX,
+    r"^(?:\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\s+|\d{1,7} (?:verbose|silly|error|warn|info) (?:stack )?|\s*! )"
 );
 re!(
     JAVA_MORE,
@@ -249,12 +259,19 @@ impl Grouper {
     /// Whether the line is certainly a message of its own, with no regex run: it does not start
     /// with whitespace or with a letter any trace syntax starts with. Most log lines are.
     fn plain(&self, line: &str) -> bool {
-        match line.as_bytes()[0] {
+        let bytes = line.as_bytes();
+        match bytes[0] {
             b' ' | b'\t' | b'^' | b'~' | b'T' | b'D' | b't' | b'g' | b'c' | b's' | b'n' => false,
             // `[junit] \tat java.util.TimSort.mergeHi(TimSort.java:868)`: a frame behind a
             // tool's tag.
             b'[' if self.state != State::Idle
                 && memchr::memmem::find(line.as_bytes(), b"at ").is_some() =>
+            {
+                false
+            }
+            // A frame behind a log's prefix, or one a paste took the indentation from.
+            b'0'..=b'9' | b'a' | b'!'
+                if self.state != State::Idle && memchr::memmem::find(bytes, b"at ").is_some() =>
             {
                 false
             }
@@ -287,6 +304,11 @@ impl Grouper {
     fn frame(&mut self, line: &str) -> Option<Frame> {
         if let Some(rest) = tagged(line) {
             return self.frame(rest);
+        }
+        if let Some(m) = LINE_PREFIX.find(line).filter(|m| m.end() < line.len()) {
+            if let Some(frame) = self.frame(&line[m.end()..]) {
+                return Some(frame);
+            }
         }
         if let Some(c) = JAVA_FRAME.captures(line) {
             let function = c[1].to_owned();
@@ -329,6 +351,12 @@ impl Grouper {
         if GO_GOROUTINE.is_match(line) || line.starts_with("stack backtrace:") {
             self.functions_follow = true;
             return true;
+        }
+        if let Some(m) = LINE_PREFIX.find(line) {
+            let rest = &line[m.end()..];
+            if rest.starts_with("at ") || rest.starts_with("... ") {
+                return true;
+            }
         }
         if JAVA_MORE.is_match(line)
             || JAVA_NO_SOURCE.is_match(line)
@@ -459,6 +487,55 @@ mod tests {
         );
         assert_eq!(s[0].frames[1].function.as_deref(), Some("release"));
         assert_eq!(s[1].line, 6);
+    }
+
+    /// Traces as pasted into issue threads: the indentation lost, each line behind a log's
+    /// timestamp, npm's debug log or Dropwizard's `!`, log4j's jar after a frame (after
+    /// conveyal/r5#834, openremote/openremote#1812, benborla/mcp-server-mysql#60,
+    /// DvcLAB/dockerhub#112 and metadatacenter/cedar-project#306).
+    #[test]
+    fn frames_behind_prefixes_and_without_indentation() {
+        let s = group(
+            "User a@b.com accessing /api/workers: java.util.ConcurrentModificationException\nat java.base/java.util.HashMap$HashIterator.nextNode(HashMap.java:1511)\nat com.conveyal.BrokerController.getAllWorkers(BrokerController.java:319)",
+        );
+        assert_eq!(s.len(), 1);
+        assert_eq!(
+            files(&s[0])[0],
+            ("java/util/HashMap.java".into(), Some(1511))
+        );
+        let s = group(
+            "2025-04-04T06:42:27.230+01:00 java.lang.IllegalMonitorStateException\n2025-04-04T06:42:27.230+01:00 at java.base/java.util.concurrent.locks.ReentrantLock$Sync.tryRelease(ReentrantLock.java:175)\n2025-04-04T06:42:27.230+01:00 at java.base/java.lang.Thread.run(Thread.java:1583) [?:?]",
+        );
+        assert_eq!(s.len(), 1);
+        assert_eq!(
+            files(&s[0]),
+            [
+                (
+                    "java/util/concurrent/locks/ReentrantLock.java".into(),
+                    Some(175)
+                ),
+                ("java/lang/Thread.java".into(), Some(1583))
+            ]
+        );
+        let s = group(
+            "23 verbose stack TypeError: Invalid Version:\n23 verbose stack at new SemVer (/x/npm/node_modules/semver/classes/semver.js:38:13)\n23 verbose stack at compare (/x/npm/node_modules/semver/functions/compare.js:3:32)",
+        );
+        assert_eq!(s.len(), 1);
+        assert_eq!(
+            files(&s[0])[0],
+            (
+                "/x/npm/node_modules/semver/classes/semver.js".into(),
+                Some(38)
+            )
+        );
+        let s = group(
+            "ERROR x: java.lang.UnsupportedOperationException: null\n\tat java.util.ImmutableCollections.uoe(ImmutableCollections.java:72) ~[?:?]\n    ! at sun.security.validator.PKIXValidator.doBuild(PKIXValidator.java:387)",
+        );
+        assert_eq!(s.len(), 1);
+        assert_eq!(s[0].frames.len(), 2);
+        // Prose that starts with `at` is no frame.
+        let s = group("Error: boom\nat least one retry failed: 10:30");
+        assert_eq!(s.len(), 2);
     }
 
     #[test]
