@@ -237,7 +237,7 @@ fn documents_panics(site: &Site<'_>) -> bool {
 
 /// Whether a network failure is one that passes: a timeout, a refused or reset connection, a
 /// service that is unavailable for now.
-fn is_transient(site: &Site<'_>) -> bool {
+pub(crate) fn is_transient(site: &Site<'_>) -> bool {
     let text = format!("{} {}", site.message, site.class.unwrap_or_default()).to_lowercase();
     [
         "timed out",

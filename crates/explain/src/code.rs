@@ -770,12 +770,16 @@ pub(crate) fn example_fix(site: &Site<'_>, strategy: HandlingStrategy) -> String
     }
     if let (Some(the_call), Some((_, params))) = (public_call(site, None), caller_condition(site)) {
         let args: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
-        let check = match site.lang {
-            Lang::Python => format!("not would_raise({})", args.join(", ")),
-            _ => format!("!wouldRaise({})", args.join(", ")),
+        let (check, helper) = match site.lang {
+            Lang::Python => (
+                format!("not would_raise({})", args.join(", ")),
+                "would_raise",
+            ),
+            Lang::Rust => (format!("!would_raise({})", args.join(", ")), "would_raise"),
+            _ => (format!("!wouldRaise({})", args.join(", ")), "wouldRaise"),
         };
         return format!(
-            "{c} before: the arguments go in unchecked, and the call raises \"{fragment}\"\n{the_call}{s}\n{c} after: they are checked first (wouldRaise is in validationCode)\n{}",
+            "{c} before: the arguments go in unchecked, and the call raises \"{fragment}\"\n{the_call}{s}\n{c} after: they are checked first ({helper} is in validationCode)\n{}",
             if_block(site.lang, &check, &[format!("{the_call}{s}")])
         );
     }

@@ -199,6 +199,9 @@ pub enum Context {
     },
     /// Inside a `catch` / `except` handler: the site reports or converts another error.
     Handler { clause: String, line: u32 },
+    /// Built only where a configuration predicate holds: Rust's `#[cfg(unix)]` on an enclosing
+    /// item (`condition` is `unix`), or a `debug_assert!` (`debug_assertions`).
+    Cfg { condition: String, line: u32 },
 }
 
 /// What the other side of the `if` the site is on runs instead.

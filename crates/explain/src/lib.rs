@@ -431,11 +431,9 @@ mod tests {
             "{}",
             e.trigger_scenarios
         );
+        // `err == nil` is no negation: what avoids it is not said rather than guessed.
         assert!(
-            e.solutions.contains(
-                &"Pass an `err` for which `err == nil` is false when calling `emitWarning()`."
-                    .to_owned()
-            ),
+            !e.solutions.iter().any(|s| s.contains("for which")),
             "{:?}",
             e.solutions
         );
@@ -510,13 +508,9 @@ mod tests {
                 .collect(),
             ..Facts::default()
         };
-        for (n, places, sites) in [
-            (5, " and 2 more places", "through 5 call sites"),
-            (
-                MAX_LINKS,
-                " and at least 17 more places",
-                "through at least 20 call sites",
-            ),
+        for (n, places) in [
+            (5, " and 2 more places"),
+            (MAX_LINKS, " and at least 17 more places"),
         ] {
             let facts = with_callers(n);
             let e = explain(&site(Lang::TypeScript, None, "bad config", &facts));
@@ -525,8 +519,9 @@ mod tests {
                 "{}",
                 e.trigger_scenarios
             );
+            // Callers in other files and recursion are not counted: no count is said.
             assert!(
-                e.common_situations.contains(sites),
+                !e.common_situations.contains("call site"),
                 "{}",
                 e.common_situations
             );

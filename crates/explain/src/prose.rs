@@ -849,10 +849,17 @@ pub(crate) fn trigger_scenarios(site: &Site<'_>) -> String {
         }
     }
     for c in &facts.context {
-        if let Context::Loop { header, line } = c {
-            out.push_str(&format!(
+        match c {
+            Context::Loop { header, line } => out.push_str(&format!(
                 " It runs inside the loop `{header}` (line {line})."
-            ));
+            )),
+            Context::Cfg { condition, .. } if condition == "debug_assertions" => out.push_str(
+                " It is a debug assertion: only builds with debug assertions on (debug builds, by default) check it; release builds skip it.",
+            ),
+            Context::Cfg { condition, line } => out.push_str(&format!(
+                " It is compiled only where `cfg({condition})` holds (line {line})."
+            )),
+            _ => {}
         }
     }
     if let Some(t) = facts.tests.first() {
@@ -907,22 +914,6 @@ pub(crate) fn common_situations(site: &Site<'_>) -> String {
     }
     if !cases.is_empty() {
         out.push_str(&format!("It happens when {}.", and_list(&cases)));
-    }
-    if !site.facts.callers.is_empty() {
-        out.push_str(&format!(
-            " It is reached through {}{} call site{} in the repository.",
-            if site.facts.callers.len() >= crate::MAX_LINKS {
-                "at least "
-            } else {
-                ""
-            },
-            site.facts.callers.len(),
-            if site.facts.callers.len() == 1 {
-                ""
-            } else {
-                "s"
-            }
-        ));
     }
     if out.is_empty() {
         out = format!(
@@ -989,6 +980,67 @@ fn is_falsy_test(c: &str, name: &str) -> bool {
         .or_else(|| c.strip_prefix("not "))
         .map(str::trim)
         == Some(name)
+}
+
+/// What a negated test negates, when the whole conjunct is one negation: `!(a <= b)` is
+/// `a <= b`, `!x.is_empty()` is `x.is_empty()`, Python's `not a in b` is `a in b`. `!a == b`
+/// negates only `a`, and is none.
+fn positive_form(c: &str) -> Option<String> {
+    let c = c.trim();
+    if let Some(rest) = c.strip_prefix("not ") {
+        let rest = rest.trim();
+        let top = top_level(rest);
+        return (!top.contains(" and ") && !top.contains(" or ") && !rest.is_empty())
+            .then(|| rest.to_owned());
+    }
+    let rest = c.strip_prefix('!')?.trim();
+    if rest.starts_with('(') && closing_paren(rest) == Some(rest.len() - 1) {
+        return Some(rest[1..rest.len() - 1].trim().to_owned()).filter(|r| !r.is_empty());
+    }
+    let simple =
+        !rest.is_empty() && !top_level(rest).contains(|ch: char| " <>=&|+-*/%?:^".contains(ch));
+    simple.then(|| rest.to_owned())
+}
+
+/// The text with what is inside brackets and quotes blanked: what is left is its top level.
+fn top_level(text: &str) -> String {
+    let mut depth = 0usize;
+    let mut quote: Option<char> = None;
+    text.chars()
+        .map(|ch| {
+            match (quote, ch) {
+                (Some(q), _) if ch == q => quote = None,
+                (Some(_), _) => {}
+                (None, '"' | '\'' | '`') => quote = Some(ch),
+                (None, '(' | '[' | '{') => depth += 1,
+                (None, ')' | ']' | '}') => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            if depth == 0 && quote.is_none() && !matches!(ch, ')' | ']' | '}' | '"' | '\'' | '`') {
+                ch
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// The byte offset of the `)` that closes the `(` the text starts with.
+fn closing_paren(text: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, ch) in text.char_indices() {
+        match ch {
+            '(' => depth += 1,
+            ')' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The handlers of the error that do something with it: not the method that words it
@@ -1107,11 +1159,16 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
                 "Give {fname} a `{}` that is set and not empty: `{c}` holds for a missing, empty or zero value.",
                 p.name
             ),
-            Subject::Param(p) => format!(
-                "Pass {} `{}` for which `{c}` is false when calling {fname}.",
-                article(&p.name),
-                p.name
-            ),
+            // Only a negated test has a plain way to say what avoids it: its operand. Any
+            // other negation is a guess (`not a <= b` is no `a > b` for sets).
+            Subject::Param(p) => match positive_form(c) {
+                Some(pos) => format!(
+                    "Pass {} `{}` for which `{pos}` holds when calling {fname}.",
+                    article(&p.name),
+                    p.name
+                ),
+                None => continue,
+            },
             // A local or an expression of the function's own: no caller can make it false,
             // and saying so would be no action.
             Subject::Other => continue,
@@ -1142,55 +1199,47 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
         out.push("It is logged: find it in the logs (see typeGuard).".to_owned());
         return out;
     }
-    out.push(match strategy {
-        HandlingStrategy::Retry => {
-            format!("Retry the call to {fname} after a delay: the failure is a transient one.")
-        }
-        HandlingStrategy::FixConfiguration if !facts.config.is_empty() => {
-            "Fix the configuration or environment the conditions read, then run again.".to_owned()
-        }
-        HandlingStrategy::FixConfiguration => format!(
-            "Catch it {catch_at} and report the value it names to whoever set it (see tryCatchPattern)."
+    // The way a caller handles it, said only where the code shows it: a transient failure
+    // its text names, a configuration the guard reads, a documented panic. A strategy guessed
+    // from words is the record's tag, not a sentence.
+    let tail = match strategy {
+        HandlingStrategy::Retry if crate::classify::is_transient(site) => Some(format!(
+            "Retry the call to {fname} after a delay: the message names a failure that passes."
+        )),
+        HandlingStrategy::FixConfiguration if !facts.config.is_empty() => Some(
+            "Fix the configuration or environment the conditions read, then run again.".to_owned(),
         ),
-        HandlingStrategy::FixCode => format!(
-            "A failed {} in {fname} is a bug in the code that reached it or in {fname} itself: report it{}.",
-            if site.error_type == ErrorType::Assertion { "assertion" } else { "check" },
-            if code::has_placeholder(site.message) { " with the values in the message" } else { " with how it was reached" }
-        ),
-        HandlingStrategy::FailFast => {
+        HandlingStrategy::FailFast => Some(
             "Let the program stop, and fix the cause the message names before running again."
-                .to_owned()
-        }
-        HandlingStrategy::FixInput
-            if matches!(site.error_type, ErrorType::Panic | ErrorType::Assertion) =>
-        {
+                .to_owned(),
+        ),
+        _ if matches!(site.error_type, ErrorType::Panic | ErrorType::Assertion) => {
             match docs::of_site(site) {
-                Some(text) => format!(
-                    "Meet what the doc comment of {fname} asks before calling it: \"{}\"",
+                Some(text) => Some(format!(
+                    "The doc comment of {fname} says when it stops the program: \"{}\"",
                     quote(&text)
-                ),
-                None if public => format!(
+                )),
+                None if strategy == HandlingStrategy::FixInput && public => Some(format!(
                     "Give {fname} only arguments it accepts: on others it stops the program instead of returning an error."
-                ),
-                None => format!(
-                    "Find the input that reached {fname} (see triggerScenarios): on it the program stops instead of returning an error."
-                ),
+                )),
+                None => None,
             }
         }
-        _ if site.facts.function.is_none() => format!(
-            "Catch it around the code that imports or runs {} (see tryCatchPattern).",
-            site.file_path
-        ),
-        _ => format!(
-            "Catch it {catch_at} and {} (see tryCatchPattern).",
-            match strategy {
-                HandlingStrategy::Fallback => "fall back to another path",
-                HandlingStrategy::FixInput => "report the input back to its source",
-                HandlingStrategy::Ignore => "ignore it",
-                _ => "pass it on",
-            }
-        ),
-    });
+        _ => None,
+    };
+    out.extend(tail);
+    if out.is_empty() {
+        out.push(match site.error_type {
+            ErrorType::Panic | ErrorType::Assertion => format!(
+                "It stops the program: find the input that reached {fname} (see triggerScenarios)."
+            ),
+            _ if site.facts.function.is_none() => format!(
+                "Catch it around the code that imports or runs {} (see tryCatchPattern).",
+                site.file_path
+            ),
+            _ => format!("Catch it {catch_at} (see tryCatchPattern)."),
+        });
+    }
     out
 }
 
@@ -1279,7 +1328,26 @@ pub(crate) fn prevention_tips(site: &Site<'_>) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::mentions;
+    use super::{mentions, positive_form};
+
+    #[test]
+    fn only_a_whole_negation_has_a_positive_form() {
+        let pos = |c: &str| positive_form(c);
+        assert_eq!(pos("!(x <= len)").as_deref(), Some("x <= len"));
+        assert_eq!(pos("!x.is_empty()").as_deref(), Some("x.is_empty()"));
+        assert_eq!(pos("not a in b").as_deref(), Some("a in b"));
+        assert_eq!(
+            pos("not set(mode) <= {'r', 'w'}").as_deref(),
+            Some("set(mode) <= {'r', 'w'}")
+        );
+        // `!a == b` negates `a` alone; `!(a) && (b)` is no single negation.
+        assert_eq!(pos("!a == b"), None);
+        assert_eq!(pos("!(a) && (b)"), None);
+        assert_eq!(pos("not a or b"), None);
+        assert_eq!(pos("x < 0"), None);
+        // A `)` in a string is no end of the parentheses.
+        assert_eq!(pos("!(s == \")\")").as_deref(), Some("(s == \")\")"));
+    }
 
     #[test]
     fn whole_names_only() {

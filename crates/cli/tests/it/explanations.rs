@@ -227,6 +227,27 @@ fn facts_in_each_language() {
         f["function"]["signature"],
         "pub fn push(&mut self, v: u32) -> Result<(), String>"
     );
+    // A debug assertion is checked only in debug builds; a `#[cfg(unix)]` item is built only
+    // there. The check of the arguments is named as validationCode defines it.
+    let r = record(&records, "split point {} past the end");
+    assert!(
+        field(r, "triggerScenarios").contains("release builds skip it"),
+        "{}",
+        field(r, "triggerScenarios")
+    );
+    assert!(field(r, "validationCode").contains("fn would_raise("));
+    assert!(
+        field(r, "exampleFix").contains("!would_raise(at, items)")
+            || field(r, "exampleFix").contains("!would_raise(items, at)"),
+        "{}",
+        field(r, "exampleFix")
+    );
+    let r = record(&records, "bad descriptor {}");
+    assert!(
+        field(r, "triggerScenarios").contains("compiled only where `cfg(unix)` holds"),
+        "{}",
+        field(r, "triggerScenarios")
+    );
 
     // Java: an else-if chain; the caller and the catch in another file.
     let f = facts_of(&s, &records, "insufficient funds for {amount}");

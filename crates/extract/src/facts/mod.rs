@@ -84,6 +84,7 @@ pub(crate) fn take_spent() -> std::time::Duration {
 /// The fact analysis of one parsed file. The file's writes are gathered once, when a site
 /// first asks for them.
 pub(crate) struct FileFacts<'t, 's> {
+    lang: Lang,
     syn: &'static Syntax,
     src: &'s str,
     root: Node<'t>,
@@ -107,6 +108,7 @@ pub(crate) struct WriteSite<'t> {
 impl<'t, 's> FileFacts<'t, 's> {
     pub(crate) fn new(lang: Lang, root: Node<'t>, src: &'s str) -> FileFacts<'t, 's> {
         FileFacts {
+            lang,
             syn: Syntax::of(lang),
             src,
             root,
@@ -139,6 +141,9 @@ impl<'t, 's> FileFacts<'t, 's> {
         facts.comment = docs::comment_above_site(path[last], self.src);
         if let Some(c) = self.assertion(path[last]) {
             facts.conditions.push(c);
+        }
+        if self.lang == Lang::Rust {
+            facts.context.extend(self.cfgs(path));
         }
         facts.unwrapped = self.unwrapped(path[last]);
         let line = path[last].start_position().row as u32 + 1;
@@ -1079,6 +1084,43 @@ impl<'t, 's> FileFacts<'t, 's> {
             kind: ConditionKind::Assert,
             line,
         })
+    }
+
+    /// The `#[cfg(…)]` predicates on the items and statements around a Rust site, outermost
+    /// first, and `debug_assertions` for a `debug_assert!`.
+    fn cfgs(&self, path: &[Node<'t>]) -> Vec<Context> {
+        let mut out = Vec::new();
+        for n in path {
+            let mut prev = n.prev_named_sibling();
+            while let Some(p) =
+                prev.filter(|p| p.kind() == "attribute_item" || p.kind().contains("comment"))
+            {
+                let t: String = crate::text::text(p, self.src).split_whitespace().collect();
+                if let Some(c) = t.strip_prefix("#[cfg(").and_then(|c| c.strip_suffix(")]")) {
+                    out.push(Context::Cfg {
+                        condition: c.replace(',', ", "),
+                        line: p.start_position().row as u32 + 1,
+                    });
+                }
+                prev = p.prev_named_sibling();
+            }
+        }
+        if let Some(site) = path.last().filter(|n| n.kind() == "macro_invocation") {
+            let name = site
+                .child_by_field_name("macro")
+                .map_or("", |m| crate::text::text(m, self.src));
+            if name
+                .rsplit("::")
+                .next()
+                .is_some_and(|n| n.starts_with("debug_assert"))
+            {
+                out.push(Context::Cfg {
+                    condition: "debug_assertions".to_owned(),
+                    line: site.start_position().row as u32 + 1,
+                });
+            }
+        }
+        out
     }
 
     /// Whether the local `name` of `scope` is assigned more than once, updated in place or
