@@ -940,6 +940,12 @@ pub(crate) fn type_guard(site: &Site<'_>) -> String {
             let c = site.class.unwrap_or("Exception");
             format!("def is_this_error(e: BaseException) -> bool:\n    return isinstance(e, {c}) and {frag} in str(e)")
         }
+        // A literal panic value prints as itself: compared whole, a short text ("nil") does not
+        // match every other panic that holds it.
+        Lang::Go if site.error_type == ErrorType::Panic && !has_placeholder(site.message) => format!(
+            "func isThisPanic(r any) bool {{\n\treturn r != nil && fmt.Sprint(r) == {}\n}}",
+            quoted(site.message)
+        ),
         Lang::Go if matches!(site.error_type, ErrorType::Panic | ErrorType::Assertion) => format!(
             "func isThisPanic(r any) bool {{\n\treturn r != nil && strings.Contains(fmt.Sprint(r), {frag})\n}}"
         ),

@@ -306,6 +306,61 @@ mod tests {
     }
 
     #[test]
+    fn what_a_site_does_is_said_as_the_code_does_it() {
+        let none = Facts::default();
+        // A Go sentinel is declared, not returned, where its record points.
+        let mut s = site(Lang::Go, Some("ErrNotIndexed"), "not in index", &none);
+        s.error_type = ErrorType::ErrorReturn;
+        let e = explain(&s);
+        assert!(
+            e.documentation.starts_with(
+                "`ErrNotIndexed` is an error value declared at a/b.ts:119 with the message \"not in index\"."
+            ),
+            "{}",
+            e.documentation
+        );
+        // A warning goes through Python's filters; an error that carries a status is raised.
+        let mut s = site(
+            Lang::Python,
+            Some("ResourceWarning"),
+            "unclosed writer",
+            &none,
+        );
+        s.error_type = ErrorType::Log;
+        let e = explain(&s);
+        assert!(
+            e.documentation.contains("is issued with `warnings.warn`"),
+            "{}",
+            e.documentation
+        );
+        assert!(!e.documentation.contains("logged"), "{}", e.documentation);
+        let mut s = site(Lang::JavaScript, Some("Error"), "no such version", &none);
+        s.error_type = ErrorType::Http;
+        s.status = Some(404);
+        let e = explain(&s);
+        assert!(
+            e.documentation
+                .contains("`Error` with HTTP status 404 is raised"),
+            "{}",
+            e.documentation
+        );
+        assert!(
+            !e.documentation.contains("response is sent"),
+            "{}",
+            e.documentation
+        );
+        // A literal Go panic value is compared whole: "nil" is in many other panics' text.
+        let mut s = site(Lang::Go, None, "nil", &none);
+        s.error_type = ErrorType::Panic;
+        let e = explain(&s);
+        assert!(
+            e.type_guard.contains("fmt.Sprint(r) == \"nil\""),
+            "{}",
+            e.type_guard
+        );
+    }
+
+    #[test]
     fn every_field_is_filled() {
         let facts = Facts::default();
         for lang in Lang::ALL {

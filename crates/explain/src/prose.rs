@@ -166,7 +166,19 @@ fn what(site: &Site<'_>) -> String {
         ErrorType::ErrorReturn => format!("{class} is returned"),
         ErrorType::Panic => "The program panics".to_owned(),
         ErrorType::Assertion => "An assertion fails".to_owned(),
+        // An error object that carries a status is raised, not sent: the server that catches
+        // it answers with the status.
+        ErrorType::Http if site.class.is_some() => match site.status {
+            Some(status) => format!("{class} with HTTP status {status} is raised"),
+            None => format!("{class} for an HTTP error response is raised"),
+        },
         ErrorType::Http => "An HTTP error response is sent".to_owned(),
+        // `warnings.warn`: the warning filters decide whether it is shown at all.
+        ErrorType::Log
+            if site.lang == Lang::Python && site.class.is_some_and(|c| c.ends_with("Warning")) =>
+        {
+            format!("{class} is issued with `warnings.warn` (Python's warning filters decide whether it is shown)")
+        }
         ErrorType::Log => "A message is logged".to_owned(),
         ErrorType::Exit => "The process exits".to_owned(),
     }
@@ -182,7 +194,13 @@ struct Verb {
 fn verb(site: &Site<'_>) -> Verb {
     let (participle, present) = match site.error_type {
         ErrorType::ErrorReturn => ("returned", "returns"),
+        ErrorType::Http if site.class.is_some() => ("raised", "raises"),
         ErrorType::Http => ("sent", "sends"),
+        ErrorType::Log
+            if site.lang == Lang::Python && site.class.is_some_and(|c| c.ends_with("Warning")) =>
+        {
+            ("issued", "issues")
+        }
         ErrorType::Log => ("logged", "logs"),
         ErrorType::Exception | ErrorType::Panic | ErrorType::Assertion | ErrorType::Exit => {
             ("raised", "raises")
@@ -448,7 +466,15 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
         }
         None => format!("at the top level of {}:{}", site.file_path, site.line),
     };
-    let mut doc = if site.messageless() {
+    // A sentinel's declaration makes the value; the functions that return it are named below.
+    let mut doc = if let Some(name) = sentinel(site).filter(|_| !site.messageless()) {
+        format!(
+            "`{name}` is an error value declared at {}:{} with the message \"{}\".",
+            site.file_path,
+            site.line,
+            site.message.replace('`', "\\`")
+        )
+    } else if site.messageless() {
         format!(
             "{} {place} without a message: a trace shows the class alone.",
             what(site)
