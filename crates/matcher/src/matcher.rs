@@ -300,7 +300,7 @@ impl Matcher {
         for t in candidates {
             self.verify(t as usize, &line, query.frames, &mut hits);
         }
-        rank(&mut hits);
+        rank(&mut hits, &self.entries);
         // A record whose message has several lines matches by its head too: keep the better.
         if hits.len() > 1 {
             let mut seen = foldhash::HashSet::default();
@@ -339,7 +339,7 @@ impl Matcher {
             hits.extend(found);
             hits.extend(framed);
         }
-        rank(&mut hits);
+        rank(&mut hits, &self.entries);
         let mut seen = std::collections::HashSet::new();
         hits.retain(|h| seen.insert(h.entry));
         self.inner_layer_first(&mut hits);
@@ -620,7 +620,13 @@ fn trace_tier(h: &Hit) -> u8 {
     }
 }
 
-fn rank(hits: &mut [Hit]) {
+fn rank(hits: &mut [Hit], entries: &[MatchEntry]) {
+    // Records equal in all else: the same file of several releases of one package installed
+    // side by side (`serde_json-1.0.150/src/error.rs`, `…-1.0.154/…`) rank newest first.
+    let release = |h: &Hit| {
+        let (path, version) = release_of(&entries[h.entry].file_path);
+        (path, std::cmp::Reverse(version))
+    };
     hits.sort_by(|a, b| {
         trace_tier(b)
             .cmp(&trace_tier(a))
@@ -629,8 +635,38 @@ fn rank(hits: &mut [Hit]) {
             .then(b.frame_evidence.cmp(&a.frame_evidence))
             .then(b.class_matches.cmp(&a.class_matches))
             .then(a.in_tests.cmp(&b.in_tests))
+            .then_with(|| release(a).cmp(&release(b)))
             .then(a.entry.cmp(&b.entry))
     });
+}
+
+/// A path with the release in its folder names taken out, and that release: the numbers of
+/// `serde_json-1.0.154/` or `lodash@4.17.21/`.
+fn release_of(path: &str) -> (String, Vec<u64>) {
+    let mut version = Vec::new();
+    let mut rest = String::with_capacity(path.len());
+    for (i, part) in path.split('/').enumerate() {
+        if i > 0 {
+            rest.push('/');
+        }
+        let split = part
+            .rfind(['-', '@'])
+            .map(|at| (&part[..at], &part[at + 1..]))
+            .filter(|(name, v)| {
+                !name.is_empty() && v.starts_with(|c: char| c.is_ascii_digit()) && v.contains('.')
+            });
+        match split {
+            Some((name, v)) if version.is_empty() => {
+                version = v
+                    .split(|c: char| !c.is_ascii_digit())
+                    .map(|n| n.parse().unwrap_or(0))
+                    .collect();
+                rest.push_str(name);
+            }
+            _ => rest.push_str(part),
+        }
+    }
+    (rest, version)
 }
 
 /// How strongly the frames point at the record: a frame in its file counts, more so at or
@@ -734,6 +770,27 @@ mod tests {
 
     fn matcher(entries: Vec<MatchEntry>) -> Matcher {
         Matcher::new(entries).0
+    }
+
+    #[test]
+    fn the_newest_release_of_one_file_ranks_first() {
+        let p = "EOF while parsing a value";
+        let m = matcher(vec![
+            entry("a", p, p, "reg/serde_json-1.0.99/src/error.rs", 357),
+            entry("b", p, p, "reg/serde_json-1.0.154/src/error.rs", 357),
+            entry("c", p, p, "reg/serde_json-1.0.150/src/error.rs", 357),
+        ]);
+        let hits = m.explain("Error: EOF while parsing a value at line 1 column 0", 3);
+        let ids: Vec<&str> = hits
+            .iter()
+            .map(|h| m.entries[h.entry].id.as_str())
+            .collect();
+        assert_eq!(ids, ["b", "c", "a"]);
+        assert_eq!(
+            release_of("reg/lodash@4.17.21/index.js"),
+            ("reg/lodash/index.js".to_owned(), vec![4, 17, 21])
+        );
+        assert_eq!(release_of("src/go-1/a.go").1, Vec::<u64>::new());
     }
 
     fn ids(m: &Matcher, text: &str, frames: &[Frame]) -> Vec<String> {
