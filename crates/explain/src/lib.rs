@@ -390,6 +390,53 @@ mod tests {
     }
 
     #[test]
+    fn an_assertion_says_where_it_is_checked_and_stops_only_a_rust_or_go_program() {
+        let facts = Facts {
+            conditions: vec![Condition {
+                expr: "not keys".into(),
+                conjuncts: vec!["not keys".into()],
+                negated: "keys".into(),
+                kind: ConditionKind::Assert,
+                line: 119,
+            }],
+            ..Facts::default()
+        };
+        let mut s = site(
+            Lang::Python,
+            Some("AssertionError"),
+            "proxies must be a mapping",
+            &facts,
+        );
+        s.error_type = ErrorType::Assertion;
+        let e = explain(&s);
+        assert!(
+            e.trigger_scenarios.contains("`python -O` removes it"),
+            "{}",
+            e.trigger_scenarios
+        );
+        assert!(
+            !e.solutions.iter().any(|x| x.contains("stops the program")),
+            "{:?}",
+            e.solutions
+        );
+        s.lang = Lang::Java;
+        let e = explain(&s);
+        assert!(
+            e.trigger_scenarios.contains("`java -ea`"),
+            "{}",
+            e.trigger_scenarios
+        );
+        s.lang = Lang::Rust;
+        s.class = None;
+        let e = explain(&s);
+        assert!(
+            e.solutions.iter().any(|x| x.contains("stops the program")),
+            "{:?}",
+            e.solutions
+        );
+    }
+
+    #[test]
     fn a_condition_tested_twice_and_names_of_one_kind_are_worded_once() {
         let condition = |expr: &str, line: u32| Condition {
             expr: expr.into(),

@@ -874,6 +874,21 @@ pub(crate) fn trigger_scenarios(site: &Site<'_>) -> String {
             ));
         }
     }
+    if facts
+        .conditions
+        .iter()
+        .any(|c| c.kind == crate::ConditionKind::Assert)
+    {
+        match site.lang {
+            Lang::Python => out.push_str(
+                " It is an `assert` statement: `python -O` removes it, and the code goes on past the check.",
+            ),
+            Lang::Java => out.push_str(
+                " It is an `assert` statement: Java checks it only with assertions enabled (`java -ea`).",
+            ),
+            _ => {}
+        }
+    }
     for c in &facts.context {
         match c {
             Context::Loop { header, line } => out.push_str(&format!(
@@ -1239,8 +1254,12 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
             "Let the program stop, and fix the cause the message names before running again."
                 .to_owned(),
         ),
-        _ if matches!(site.error_type, ErrorType::Panic | ErrorType::Assertion) => {
-            match docs::of_site(site) {
+        // Only a Rust or Go panic stops the program; an assertion of the other languages is
+        // an exception like any other.
+        _ if matches!(site.error_type, ErrorType::Panic | ErrorType::Assertion)
+            && matches!(site.lang, Lang::Rust | Lang::Go) =>
+        {
+            match docs::of_site(site).filter(|_| site.lang == Lang::Rust) {
                 Some(text) => Some(format!(
                     "The doc comment of {fname} says when it stops the program: \"{}\"",
                     quote(&text)
@@ -1256,8 +1275,8 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
     out.extend(tail);
     if out.is_empty() {
         out.push(match site.error_type {
-            ErrorType::Panic | ErrorType::Assertion => format!(
-                "It stops the program: find the input that reached {fname} (see triggerScenarios)."
+            ErrorType::Panic | ErrorType::Assertion if matches!(site.lang, Lang::Rust | Lang::Go) => format!(
+                "It stops the program, as a panic, not an error to handle: find what reached {fname} (see triggerScenarios)."
             ),
             _ if site.facts.function.is_none() => format!(
                 "Catch it around the code that imports or runs {} (see tryCatchPattern).",
