@@ -33,11 +33,43 @@ done
 head -1 "$repo/bench/out/serve.log"
 echo "errata: $("$errata" --version); wrk: $(wrk -v 2>&1 | head -1)"
 cd "$repo"
-wrk -t2 -c32 -d"${secs}s" --latency -s bench/serve/match.lua "http://127.0.0.1:$port/api/v1/match"
+wrk -t2 -c32 -d"${secs}s" --latency -s bench/serve/match.lua "http://127.0.0.1:$port/api/v1/match" | tee "$repo/bench/out/serve-errata.txt"
 echo "server peak RSS: $(grep VmHWM /proc/$pid/status | awk '{print $2/1024 " MiB"}')"
 # Of the RSS at the end: the server's own memory, and pages of the store it maps (the page
 # cache's, shared and given back under memory pressure).
 echo "server RSS now: $(awk '/RssAnon|RssFile/ {printf "%s %.0f MiB  ", $1, $2/1024}' /proc/$pid/status)"
+# The average size of errata's answers to the texts, for the fixed body.
+bytes=$(python3 - "$port" "${TEXTS:-bench/serve/texts.txt}" <<'PY'
+import sys, urllib.request
+port, path = sys.argv[1], sys.argv[2]
+sizes = []
+for line in open(path, encoding="utf-8"):
+    body = line.rstrip("\n").replace("\\n", "\n").encode()
+    req = urllib.request.Request(f"http://127.0.0.1:{port}/api/v1/match", data=body, method="POST")
+    with urllib.request.urlopen(req) as r:
+        sizes.append(len(r.read()))
+print(sum(sizes) // len(sizes))
+PY
+)
 kill -TERM $pid
 wait $pid
 trap - EXIT
+[ "${FIXED:-1}" = 0 ] && exit 0
+
+echo
+echo "the HTTP stack alone: a fixed body of $bytes bytes (errata's average answer)"
+cargo build --release --locked --quiet --example fixed_body -p errata-api
+"$repo/target/release/examples/fixed_body" "127.0.0.1:$port" "$bytes" 2>"$repo/bench/out/serve-fixed.log" &
+pid=$!
+trap 'kill -TERM $pid 2>/dev/null || true' EXIT
+for _ in $(seq 100); do
+  grep -q "serving" "$repo/bench/out/serve-fixed.log" 2>/dev/null && break
+  sleep 0.1
+done
+wrk -t2 -c32 -d"${secs}s" --latency -s bench/serve/match.lua "http://127.0.0.1:$port/api/v1/match" | tee "$repo/bench/out/serve-fixed.txt"
+kill -TERM $pid
+wait $pid
+trap - EXIT
+errata_rate=$(awk '/Requests\/sec/ {print $2}' "$repo/bench/out/serve-errata.txt")
+fixed_rate=$(awk '/Requests\/sec/ {print $2}' "$repo/bench/out/serve-fixed.txt")
+echo "errata / fixed body: $(python3 -c "print(f'{$errata_rate / $fixed_rate:.2f}')") ($errata_rate / $fixed_rate requests/s)"

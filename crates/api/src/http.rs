@@ -27,7 +27,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use errata_matcher::Matcher;
 use errata_model::{ErrorType, ExportLine};
-use errata_store::{Filter, Store, WordCounts};
+use errata_store::{Filter, MessageIndex, Store};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -75,8 +75,8 @@ impl Default for Limits {
 pub struct Service {
     db: PathBuf,
     matcher: Matcher,
-    /// The message index's word counts, for the approximate search.
-    word_counts: WordCounts,
+    /// The message index, for the approximate search.
+    message_index: MessageIndex,
     records: usize,
     pool: Mutex<Vec<Store>>,
 }
@@ -97,11 +97,11 @@ impl Service {
                 "records with a messagePattern errata cannot run are left out of matching"
             );
         }
-        let word_counts = store.word_counts()?;
+        let message_index = store.message_index()?;
         Ok(Service {
             db: db.to_path_buf(),
             matcher,
-            word_counts,
+            message_index,
             records,
             pool: Mutex::new(vec![store]),
         })
@@ -114,7 +114,7 @@ impl Service {
             Ok(lookup::explain_with(
                 store,
                 &self.matcher,
-                &self.word_counts,
+                &self.message_index,
                 text,
                 limit,
             )?)

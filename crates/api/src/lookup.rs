@@ -1,9 +1,9 @@
 //! Answers to "which record produced this text?", the same for `errata explain --json`, the
 //! HTTP API and the MCP server.
 
-use errata_matcher::{Hit, Matcher};
+use errata_matcher::{Hit, MatchEntry, Matcher};
 use errata_model::Record;
-use errata_store::{Store, WordCounts};
+use errata_store::{MessageIndex, Store};
 use serde::Serialize;
 use serde_json::value::RawValue;
 
@@ -67,49 +67,58 @@ pub fn explain(store: &Store, text: &str, limit: usize) -> errata_store::Result<
     let (matcher, _) = Matcher::new(rows);
     let hits = matcher.explain_segments(&segments, candidates(text, limit));
     let a = if hits.is_empty() {
-        approximate(store, None, text, &words, limit)?
+        approximate(store, text, &words, limit)?
     } else {
-        answer(store, &matcher, &hits)?
+        answer(store, matcher.entries(), &hits)?
     };
     quoted_first(quoted_raise(store, a, text)?, text, limit)
 }
 
-/// Matches `text` with a matcher built once over every record, and the word counts of the
-/// message index read once: the way for a server.
+/// Matches `text` with a matcher built once over every record, and the message index read
+/// into memory once: the way for a server. A text that matches nothing reads only the records
+/// it answers with.
 pub fn explain_with(
     store: &Store,
     matcher: &Matcher,
-    counts: &WordCounts,
+    index: &MessageIndex,
     text: &str,
     limit: usize,
 ) -> errata_store::Result<Answer> {
     let hits = matcher.explain(text, candidates(text, limit));
     let a = if hits.is_empty() {
-        approximate(store, Some(counts), text, &words(text), limit)?
+        let ids = index.similar_ids(&long_words(&words(text)), SIMILAR_CANDIDATES);
+        let candidates: Vec<MatchEntry> = ids
+            .into_iter()
+            .filter_map(|id| matcher.entry(id).cloned())
+            .collect();
+        let hits = errata_matcher::nearest(&candidates, text, limit);
+        answer(store, &candidates, &hits)?
     } else {
-        answer(store, matcher, &hits)?
+        answer(store, matcher.entries(), &hits)?
     };
     quoted_first(quoted_raise(store, a, text)?, text, limit)
 }
 
 fn approximate(
     store: &Store,
-    counts: Option<&WordCounts>,
     text: &str,
     words: &[&str],
     limit: usize,
 ) -> errata_store::Result<Answer> {
-    // Words of one or two letters are in most messages and say little.
-    let long: Vec<&str> = words
+    let candidates = store.similar_rows(&long_words(words), SIMILAR_CANDIDATES)?;
+    let hits = errata_matcher::nearest(&candidates, text, limit);
+    answer(store, &candidates, &hits)
+}
+
+/// The words the approximate search looks up: words of one or two letters are in most
+/// messages and say little.
+fn long_words<'a>(words: &[&'a str]) -> Vec<&'a str> {
+    words
         .iter()
         .copied()
         .filter(|w| w.chars().count() > 2)
         .take(64)
-        .collect();
-    let candidates = store.similar_rows_counted(&long, SIMILAR_CANDIDATES, counts)?;
-    let (matcher, _) = Matcher::new(candidates);
-    let hits = matcher.similar(text, limit);
-    answer(store, &matcher, &hits)
+        .collect()
 }
 
 /// How many of the best matches are read to find the one whose raising line the paste quotes.
@@ -271,10 +280,10 @@ fn raising_line(json: &str) -> Option<String> {
     w.source_code.lines().nth(at as usize).map(str::to_owned)
 }
 
-fn answer(store: &Store, matcher: &Matcher, hits: &[Hit]) -> errata_store::Result<Answer> {
+fn answer(store: &Store, entries: &[MatchEntry], hits: &[Hit]) -> errata_store::Result<Answer> {
     let mut matches = Vec::with_capacity(hits.len());
     for h in hits {
-        let id = &matcher.entries()[h.entry].id;
+        let id = &entries[h.entry].id;
         // A record deleted since the matcher was built is left out.
         let Some(json) = store.record_json(id)? else {
             continue;

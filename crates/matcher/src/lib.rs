@@ -87,7 +87,7 @@ mod signature;
 mod similar;
 
 pub use errata_model::MatchEntry;
-pub use matcher::{Capture, Hit, LoadReport, Matcher, Query, MAX_TEXT};
+pub use matcher::{nearest, Capture, Hit, LoadReport, Matcher, Query, MAX_TEXT};
 pub use trace::{Frame, Grouper, Segment};
 
 #[cfg(test)]

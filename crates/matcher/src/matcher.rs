@@ -121,6 +121,8 @@ pub struct Matcher {
     in_tests: Vec<bool>,
     /// Line → the entries there, for the frames of a trace.
     by_line: foldhash::HashMap<u32, Vec<u32>>,
+    /// Record id → its entry, made the first time one is asked for.
+    by_id: OnceLock<foldhash::HashMap<Box<str>, u32>>,
 }
 
 impl Template {
@@ -239,6 +241,7 @@ impl Matcher {
         }
         let matcher = Matcher {
             by_line,
+            by_id: OnceLock::new(),
             entries,
             templates,
             prefilter,
@@ -252,6 +255,18 @@ impl Matcher {
 
     pub fn entries(&self) -> &[MatchEntry] {
         &self.entries
+    }
+
+    /// The entry of the record `id`, if the matcher was built over it.
+    pub fn entry(&self, id: &str) -> Option<&MatchEntry> {
+        let by_id = self.by_id.get_or_init(|| {
+            self.entries
+                .iter()
+                .enumerate()
+                .map(|(i, e)| (e.id.as_str().into(), i as u32))
+                .collect()
+        });
+        by_id.get(id).map(|&i| &self.entries[i as usize])
     }
 
     /// Whether the automaton finds any template's key in `text`: a cheap first look.
@@ -416,48 +431,12 @@ impl Matcher {
     /// compared (`npm ERR! code EOVERRIDE` comes before the message it names), and a template
     /// scores as the message it resembles most.
     pub fn similar(&self, text: &str, limit: usize) -> Vec<Hit> {
-        let mut grouper = crate::trace::Grouper::new();
-        let mut messages: Vec<String> = text
-            .lines()
-            .enumerate()
-            .filter_map(|(i, l)| grouper.push(i as u64 + 1, l))
-            .take(SIMILAR_MESSAGES)
-            .map(|s| s.text)
-            .collect();
-        if messages.len() < SIMILAR_MESSAGES {
-            messages.extend(grouper.finish().map(|s| s.text));
-        }
-        if messages.is_empty() {
-            messages.push(text.to_owned());
-        }
-        let mut scored: Vec<(usize, f64)> = Vec::new();
-        for m in &messages {
-            let line = input::read_line(clip(m));
-            for (t, sim) in similar::best(
-                line.message(),
-                self.templates.iter().map(|t| t.shape.literals()),
-                limit,
-            ) {
-                match scored.iter_mut().find(|(u, _)| *u == t) {
-                    Some(s) => s.1 = s.1.max(sim),
-                    None => scored.push((t, sim)),
-                }
-            }
-        }
-        scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        let mut hits = Vec::new();
-        for (t, sim) in scored {
-            for &e in &self.templates[t].entries {
-                hits.push(Hit {
-                    entry: e as usize,
-                    score: round(0.5 * sim),
-                    approximate: true,
-                    ..Hit::default()
-                });
-            }
-        }
-        hits.truncate(limit);
-        hits
+        similar_hits(
+            text,
+            || self.templates.iter().map(|t| t.shape.literals()),
+            |t| &self.templates[t].entries,
+            limit,
+        )
     }
 
     /// Keeps the candidate templates that may be found in `text` or in a part of it.
@@ -598,6 +577,83 @@ fn is_class_alone(line: &Line, template: &Template) -> bool {
 
 /// How many messages of a pasted text are compared for an approximate match.
 const SIMILAR_MESSAGES: usize = 8;
+
+/// The messages among `entries` nearest to `text` by similarity, marked approximate: what
+/// [`Matcher::similar`] answers over them, without building a matcher (no prefilter, no
+/// regex) for candidates that are compared once. Hits index `entries`.
+pub fn nearest(entries: &[MatchEntry], text: &str, limit: usize) -> Vec<Hit> {
+    let mut by_pattern: foldhash::HashMap<&str, usize> = foldhash::HashMap::default();
+    let mut shapes: Vec<(Shape, Vec<u32>)> = Vec::new();
+    for (i, e) in entries.iter().enumerate() {
+        if let Some(&t) = by_pattern.get(e.pattern.as_str()) {
+            shapes[t].1.push(i as u32);
+        } else if let Some(shape) = Shape::fragments(&e.pattern) {
+            by_pattern.insert(&e.pattern, shapes.len());
+            shapes.push((shape, vec![i as u32]));
+        }
+    }
+    // The first line of each message of several lines, as the matcher keeps it.
+    let heads: Vec<(Shape, Vec<u32>)> = shapes
+        .iter()
+        .filter_map(|(s, with)| Some((s.first_line()?, with.clone())))
+        .collect();
+    shapes.extend(heads);
+    similar_hits(
+        text,
+        || shapes.iter().map(|(s, _)| s.literals()),
+        |t| &shapes[t].1,
+        limit,
+    )
+}
+
+/// The approximate hits for `text`: up to [`SIMILAR_MESSAGES`] messages of it (a paste may
+/// hold several) compared with the literal text of each template, the best similarity of any
+/// message counting for a template, then every record of each template in that order.
+fn similar_hits<'a, I: Iterator<Item = &'a [Box<str>]>>(
+    text: &str,
+    templates: impl Fn() -> I,
+    entries_of: impl Fn(usize) -> &'a [u32],
+    limit: usize,
+) -> Vec<Hit> {
+    let mut grouper = crate::trace::Grouper::new();
+    let mut messages: Vec<String> = text
+        .lines()
+        .enumerate()
+        .filter_map(|(i, l)| grouper.push(i as u64 + 1, l))
+        .take(SIMILAR_MESSAGES)
+        .map(|s| s.text)
+        .collect();
+    if messages.len() < SIMILAR_MESSAGES {
+        messages.extend(grouper.finish().map(|s| s.text));
+    }
+    if messages.is_empty() {
+        messages.push(text.to_owned());
+    }
+    let mut scored: Vec<(usize, f64)> = Vec::new();
+    for m in &messages {
+        let line = input::read_line(clip(m));
+        for (t, sim) in similar::best(line.message(), templates(), limit) {
+            match scored.iter_mut().find(|(u, _)| *u == t) {
+                Some(s) => s.1 = s.1.max(sim),
+                None => scored.push((t, sim)),
+            }
+        }
+    }
+    scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    let mut hits = Vec::new();
+    for (t, sim) in scored {
+        for &e in entries_of(t) {
+            hits.push(Hit {
+                entry: e as usize,
+                score: round(0.5 * sim),
+                approximate: true,
+                ..Hit::default()
+            });
+        }
+    }
+    hits.truncate(limit);
+    hits
+}
 
 /// A Go sentinel (`var ErrSyntax = errors.New("invalid syntax")`): one value that many errors
 /// wrap as their cause, so the layer around it (`strconv.Atoi: parsing "x": invalid syntax`,

@@ -146,6 +146,22 @@ impl Shape {
         Ok(shape)
     }
 
+    /// The shape of a pattern that is literal fragments and holes, as [`Shape::compile`] makes
+    /// it, or `None` for a pattern that needs the regex engine or that `compile` refuses. No
+    /// regex is built: for candidates that are only compared by their literal text.
+    pub fn fragments(pattern: &str) -> Option<Shape> {
+        if pattern.len() > MAX_PATTERN_LEN {
+            return None;
+        }
+        let p = errata_model::PatternParts::parse(pattern)?;
+        let shape = Shape::Fragments {
+            literals: p.literals.into_iter().map(String::into_boxed_str).collect(),
+            lead: p.lead,
+            trail: p.trail,
+        };
+        (shape.literal_alnum() >= MIN_LITERAL_ALNUM && !only_generic_words(&shape)).then_some(shape)
+    }
+
     /// The literal fragments (none for a regex shape).
     pub fn literals(&self) -> &[Box<str>] {
         match self {

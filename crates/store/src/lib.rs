@@ -294,19 +294,82 @@ impl Stats {
     }
 }
 
-/// How many messages each word of the message index is in ([`Store::word_counts`]).
+/// The message index in memory ([`Store::message_index`]): for each word, the records whose
+/// message holds it. A server reads it once, and its approximate search then reads nothing
+/// from the store but the records it answers with.
 #[derive(Debug, Default, Clone)]
-pub struct WordCounts(HashMap<String, i64>);
+pub struct MessageIndex {
+    /// The records' ids, in the order the postings number them.
+    ids: Vec<Box<str>>,
+    /// Each word's records, as indexes into `ids`, ascending.
+    postings: HashMap<String, Box<[u32]>>,
+}
 
-impl WordCounts {
-    /// Words counted.
+impl MessageIndex {
+    /// Words indexed.
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.postings.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.postings.is_empty()
     }
+
+    /// The ids of at most `limit` records whose messages hold the rarest of `words`, as
+    /// [`Store::similar_rows`] chooses them, in store order.
+    pub fn similar_ids(&self, words: &[&str], limit: usize) -> Vec<&str> {
+        let counted = words
+            .iter()
+            .take(64)
+            .filter_map(|w| {
+                let w = w.to_lowercase();
+                let n = self.postings.get(&w)?.len() as i64;
+                Some((w, n))
+            })
+            .collect();
+        let ranked = rank(counted, limit, |w| {
+            Ok(self.postings[w].iter().map(|&i| i64::from(i)).collect())
+        })
+        .expect("postings in memory are read without error");
+        ranked.into_iter().map(|i| &*self.ids[i as usize]).collect()
+    }
+}
+
+/// The keys of at most `limit` messages holding the rarest of the `counted` words (each with
+/// the number of messages that hold it), those holding more and rarer ones first; `postings`
+/// gives the keys of the messages that hold a word. The one ranking of the approximate
+/// search, over the store or over a [`MessageIndex`].
+fn rank(
+    mut counted: Vec<(String, i64)>,
+    limit: usize,
+    mut postings: impl FnMut(&str) -> Result<Vec<i64>>,
+) -> Result<Vec<i64>> {
+    tracing::debug!(?counted, "word counts for the approximate search");
+    counted.retain(|(_, n)| *n <= COMMON_WORD_DOCS);
+    counted.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
+    counted.dedup();
+    // Past the rarest word, a word is added only while the messages that hold any of them
+    // stay few.
+    let mut held = 0;
+    let chosen = counted.iter().take(RAREST_WORDS).take_while(|(_, n)| {
+        let first = held == 0;
+        held += n;
+        first || held <= RANKED_MESSAGES
+    });
+    // Each message scores the weights of the chosen words it holds, a rarer word weighing
+    // more: BM25's order without its length normalisation, which read the size of every
+    // message and was most of the cost. The caller ranks the candidates by similarity.
+    let mut scores: HashMap<i64, f64> = HashMap::new();
+    for (word, n) in chosen {
+        let weight = (1.0 + COMMON_WORD_DOCS as f64 / *n as f64).ln();
+        for key in postings(word)? {
+            *scores.entry(key).or_default() += weight;
+        }
+    }
+    let mut ranked: Vec<(i64, f64)> = scores.into_iter().collect();
+    ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    ranked.truncate(limit);
+    Ok(ranked.into_iter().map(|(k, _)| k).collect())
 }
 
 /// Which records to list.
@@ -744,28 +807,58 @@ impl Store {
         )
     }
 
-    /// How many messages each word of the full-text index is in, read at once: a server
-    /// looks words up in memory rather than open an index cursor for each.
-    pub fn word_counts(&self) -> Result<WordCounts> {
-        let mut stmt = self.conn.prepare("SELECT term, doc FROM messages_vocab")?;
-        let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
-        Ok(WordCounts(rows.collect::<rusqlite::Result<_>>()?))
+    /// The message index, read whole into memory: for a process that answers many texts.
+    pub fn message_index(&self) -> Result<MessageIndex> {
+        // fts5vocab's `instance` table lists every word of every message: the postings.
+        self.conn.execute_batch(
+            "CREATE VIRTUAL TABLE IF NOT EXISTS temp.messages_instance
+             USING fts5vocab(main, messages_fts, 'instance')",
+        )?;
+        let mut ids = Vec::new();
+        let mut dense: HashMap<i64, u32> = HashMap::new();
+        let mut stmt = self
+            .conn
+            .prepare("SELECT seq, id FROM records ORDER BY seq")?;
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            dense.insert(r.get(0)?, ids.len() as u32);
+            ids.push(r.get::<_, String>(1)?.into_boxed_str());
+        }
+        let mut postings: HashMap<String, Vec<u32>> = HashMap::new();
+        let mut stmt = self
+            .conn
+            .prepare("SELECT term, doc FROM temp.messages_instance")?;
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            let Some(&i) = dense.get(&r.get::<_, i64>(1)?) else {
+                continue;
+            };
+            let term = r.get_ref(0)?.as_str().map_err(rusqlite::Error::from)?;
+            let list = match postings.get_mut(term) {
+                Some(l) => l,
+                None => postings.entry(term.to_owned()).or_default(),
+            };
+            // A word twice in one message is one posting.
+            if list.last() != Some(&i) {
+                list.push(i);
+            }
+        }
+        Ok(MessageIndex {
+            ids,
+            postings: postings
+                .into_iter()
+                .map(|(w, mut l)| {
+                    l.sort_unstable();
+                    l.dedup();
+                    (w, l.into_boxed_slice())
+                })
+                .collect(),
+        })
     }
 
     /// At most `limit` records whose messages hold the rarest of `words`, those holding more
     /// and rarer ones chosen first, in store order: candidates for an approximate match.
     pub fn similar_rows(&self, words: &[&str], limit: usize) -> Result<Vec<MatchEntry>> {
-        self.similar_rows_counted(words, limit, None)
-    }
-
-    /// [`Store::similar_rows`] with the words' counts from `counts` when given, read from the
-    /// store when not (the same numbers, while the store does not change).
-    pub fn similar_rows_counted(
-        &self,
-        words: &[&str],
-        limit: usize,
-        counts: Option<&WordCounts>,
-    ) -> Result<Vec<MatchEntry>> {
         // The rarest words say the most and cost the least: a common word (`error`, `GET`)
         // would bring thousands of messages to score. Query with the few rarest.
         // One lookup a word: fts5vocab answers `term = ?` from the index, but scans every term
@@ -776,52 +869,22 @@ impl Store {
         let mut counted: Vec<(String, i64)> = Vec::new();
         for w in words.iter().take(64) {
             let w = w.to_lowercase();
-            let n: Option<i64> = match counts {
-                Some(c) => c.0.get(&w).copied(),
-                None => doc_count.query_row([&w], |r| r.get(0)).optional()?,
-            };
-            if let Some(n) = n {
+            if let Some(n) = doc_count.query_row([&w], |r| r.get(0)).optional()? {
                 counted.push((w, n));
             }
         }
-        tracing::debug!(?counted, "word counts for the approximate search");
-        counted.retain(|(_, n)| *n <= COMMON_WORD_DOCS);
-        counted.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
-        // Past the rarest word, a word is added only while the messages that hold any of them
-        // stay few.
-        let mut held = 0;
-        let chosen: Vec<&(String, i64)> = counted
-            .iter()
-            .take(RAREST_WORDS)
-            .take_while(|(_, n)| {
-                let first = held == 0;
-                held += n;
-                first || held <= RANKED_MESSAGES
-            })
-            .collect();
-        // Each message scores the weights of the chosen words it holds, a rarer word weighing
-        // more: BM25's order without its length normalisation, which read the size of every
-        // message and was most of the cost. The caller ranks the candidates by similarity.
         let mut postings = self
             .conn
             .prepare_cached("SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?1")?;
-        let mut scores: HashMap<i64, f64> = HashMap::new();
-        for (word, n) in chosen {
-            let weight = (1.0 + COMMON_WORD_DOCS as f64 / *n as f64).ln();
+        let ranked = rank(counted, limit, |word| {
             let term = format!("\"{}\"", word.replace('"', "\"\""));
             let rows = postings.query_map([term], |r| r.get::<_, i64>(0))?;
-            for seq in rows {
-                *scores.entry(seq?).or_default() += weight;
-            }
-        }
-        let mut ranked: Vec<(i64, f64)> = scores.into_iter().collect();
-        ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        ranked.truncate(limit);
+            Ok(rows.collect::<rusqlite::Result<_>>()?)
+        })?;
         if ranked.is_empty() {
             return Ok(Vec::new());
         }
-        let seqs = serde_json::to_string(&ranked.iter().map(|r| r.0).collect::<Vec<_>>())
-            .expect("numbers serialise");
+        let seqs = serde_json::to_string(&ranked).expect("numbers serialise");
         self.query_match_rows(
             &format!(
                 "SELECT {MATCH_COLUMNS} FROM records
@@ -1225,20 +1288,30 @@ mod tests {
         assert!(messages.contains(&"ledger rollback failed"), "{messages:?}");
         let found = store.similar_rows(&["socket", "ledger"], 1).unwrap();
         assert_eq!(found[0].message, "ledger socket rollback failed");
-        // Counts read at once give the same candidates as counts looked up a word at a time.
-        let counts = store.word_counts().unwrap();
-        assert!(counts.len() >= 7, "{counts:?}");
+        // The index read into memory chooses the same candidates as the store's.
+        let index = store.message_index().unwrap();
+        assert!(index.len() >= 7, "{index:?}");
         for words in [
             &["ledger", "socket"][..],
             &["socket"],
             &["rollback", "closed"],
+            &["Ledger", "ledger"],
         ] {
-            let ids = |v: Vec<MatchEntry>| v.into_iter().map(|e| e.id).collect::<Vec<_>>();
-            assert_eq!(
-                ids(store.similar_rows(words, 3).unwrap()),
-                ids(store.similar_rows_counted(words, 3, Some(&counts)).unwrap()),
-                "{words:?}"
-            );
+            let mut stored: Vec<String> = store
+                .similar_rows(words, 3)
+                .unwrap()
+                .into_iter()
+                .map(|e| e.id)
+                .collect();
+            let mut in_memory: Vec<String> = index
+                .similar_ids(words, 3)
+                .into_iter()
+                .map(str::to_owned)
+                .collect();
+            stored.sort();
+            in_memory.sort();
+            assert_eq!(stored, in_memory, "{words:?}");
+            assert!(!stored.is_empty(), "{words:?}");
         }
     }
 
