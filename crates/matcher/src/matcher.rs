@@ -548,10 +548,20 @@ impl Matcher {
             holes.pop();
         }
         let text = line.text(text as usize);
-        let names = template.names.get_or_init(|| {
-            let first = &self.entries[template.entries[0] as usize];
-            template::placeholder_names(&template.shape, &first.message)
-        });
+        // Records that share a pattern may name its holes apart (`Expected {expected}` and
+        // `Expected {token}`): each hit's names are its own record's. The first record's are
+        // kept, the others worked out when asked for.
+        let first = &self.entries[template.entries[0] as usize];
+        let own = &self.entries[hit.entry];
+        let named_apart;
+        let names = if own.message == first.message {
+            template
+                .names
+                .get_or_init(|| template::placeholder_names(&template.shape, &first.message))
+        } else {
+            named_apart = template::placeholder_names(&template.shape, &own.message);
+            &named_apart
+        };
         hit.captures = holes
             .iter()
             .enumerate()
@@ -1014,6 +1024,38 @@ mod tests {
                 1,
             ),
         ])
+    }
+
+    #[test]
+    fn records_sharing_a_pattern_name_its_values_each_their_own_way() {
+        // Two records whose messages render to one pattern, with other placeholder names.
+        let m = matcher(vec![
+            entry(
+                "peek",
+                "Expected {expected} but was {peek()}",
+                "Expected (.*?) but was (.*)",
+                "a.java",
+                1,
+            ),
+            entry(
+                "token",
+                "Expected {Token.STRING} but was {token}",
+                "Expected (.*?) but was (.*)",
+                "a.java",
+                9,
+            ),
+        ]);
+        let hits = m.explain("Expected a name but was NUMBER", 10);
+        assert_eq!(hits.len(), 2);
+        for h in &hits {
+            let names: Vec<&str> = h.captures.iter().map(|c| c.name.as_str()).collect();
+            let values: Vec<&str> = h.captures.iter().map(|c| c.value.as_str()).collect();
+            assert_eq!(values, ["a name", "NUMBER"]);
+            match m.entries()[h.entry].id.as_str() {
+                "peek" => assert_eq!(names, ["{expected}", "{peek()}"]),
+                _ => assert_eq!(names, ["{Token.STRING}", "{token}"]),
+            }
+        }
     }
 
     #[test]
