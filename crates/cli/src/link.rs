@@ -409,10 +409,11 @@ fn callers(index: &RefIndex, name: &str, fam: u8) -> Vec<Reference> {
 }
 
 /// Whether the call `c` is proven to reach the function `f` of `file`, by how it is written:
-/// a call in the same file (bare, or through `self`/`this`), or from another file a method
-/// called on a receiver (`x.save(…)`, `Type::save(…)`) and a free function called bare or
-/// through its module's name (`pickle.dump(…)`, `strconv.Atoi(…)`). A bare call of a
-/// method's name (`drop(x)`, `update()`) is another function's.
+/// in the same file, a free function called bare and a method through `self`/`this`/`Self`,
+/// or a receiver named for its class; from another file, a method called on a receiver
+/// (`x.save(…)`, `Type::save(…)`) and a free function called bare or through its module's
+/// name (`pickle.dump(…)`, `strconv.Atoi(…)`). A bare call of a method's name (`drop(x)`,
+/// `open(path)`) is another function's, but in Java, where it is the class's own.
 fn calls_it(c: &Reference, f: &errata_explain::Function, file: &str) -> bool {
     let Some(at) = find_call(&c.text, &f.name) else {
         return false;
@@ -420,7 +421,19 @@ fn calls_it(c: &Reference, f: &errata_explain::Function, file: &str) -> bool {
     let head = c.text[..at].trim_end();
     let receiver = head.ends_with('.') || head.ends_with("::") || head.ends_with("->");
     if c.file == file {
-        return true;
+        let Some(owner) = &f.owner else {
+            return true;
+        };
+        // A method in its own file. Java calls its own methods bare; a Go method is called on
+        // a value, of its package's types; elsewhere a receiver of another name
+        // (`opener.open(…)`, `mem::drop(x)`) may be of any type with such a method.
+        return if file.ends_with(".java") {
+            true
+        } else if file.ends_with(".go") {
+            receiver
+        } else {
+            receiver && (own_receiver(head) || names_the_owner(head, owner))
+        };
     }
     if let Some(owner) = &f.owner {
         // A method of another file: through a receiver named for its class (`Foo.of(…)`,
@@ -451,6 +464,22 @@ fn calls_it(c: &Reference, f: &errata_explain::Function, file: &str) -> bool {
         .unwrap_or("");
     let dir = folder(file).rsplit('/').next().unwrap_or("");
     !qualifier.is_empty() && (qualifier == stem || qualifier == dir)
+}
+
+/// Whether the receiver at the end of `head` is the object itself: `self.`, `this.`, `cls.`,
+/// `super().`, `super.`, `Self::`.
+fn own_receiver(head: &str) -> bool {
+    let head = head
+        .trim_end_matches('.')
+        .trim_end_matches("::")
+        .trim_end_matches("?")
+        .trim_end_matches("()");
+    let receiver = head
+        .rsplit(|ch: char| !(ch.is_alphanumeric() || ch == '_'))
+        .next()
+        .unwrap_or("");
+    let before = head[..head.len() - receiver.len()].trim_end();
+    matches!(receiver, "self" | "this" | "cls" | "super" | "Self") && !before.ends_with(['.', ':'])
 }
 
 /// Whether the receiver at the end of `head` (`x.y.foo.`, `new Foo().`, `Foo::`) is named for
@@ -576,7 +605,68 @@ fn class_name(class: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{handled_name, is_distinct_name};
+    use super::{calls_it, handled_name, is_distinct_name};
+    use errata_explain::{Function, Reference};
+
+    #[test]
+    fn a_method_in_its_own_file_is_called_through_itself_or_its_class() {
+        let method = |name: &str, owner: &str| Function {
+            name: name.into(),
+            owner: Some(owner.into()),
+            ..Function::default()
+        };
+        let call = |file: &str, text: &str| Reference {
+            file: file.into(),
+            line: 1,
+            function: None,
+            text: text.into(),
+            exact: true,
+        };
+        let open = method("open", "URLopener");
+        let py = "urllib/request.py";
+        // urllib.request's `urlopen` calls an OpenerDirector's `open`, and `urlretrieve` the
+        // builtin `open`: neither is `URLopener.open`.
+        assert!(!calls_it(
+            &call(py, "opener.open(url, data, timeout)"),
+            &open,
+            py
+        ));
+        assert!(!calls_it(&call(py, "open(filename, 'wb')"), &open, py));
+        for text in [
+            "self.open(newurl)",
+            "super().open(url)",
+            "urlopener.open(url)",
+            "URLopener.open(self, url)",
+        ] {
+            assert!(calls_it(&call(py, text), &open, py), "{text}");
+        }
+        // A Rust method is not `std::mem::drop`, nor another value's `flush`.
+        let rs = "src/queue.rs";
+        let drop = method("drop", "Queue");
+        assert!(!calls_it(&call(rs, "std::mem::drop(guard)"), &drop, rs));
+        assert!(!calls_it(&call(rs, "drop(guard)"), &drop, rs));
+        assert!(calls_it(&call(rs, "Self::drop(self)"), &drop, rs));
+        let flush = method("flush", "Queue");
+        assert!(!calls_it(&call(rs, "self.inner.flush()"), &flush, rs));
+        assert!(calls_it(&call(rs, "self.flush()"), &flush, rs));
+        // Java calls its own methods bare; a Go method is called on a value.
+        let java = "java/util/Foo.java";
+        assert!(calls_it(
+            &call(java, "check(index)"),
+            &method("check", "Foo"),
+            java
+        ));
+        let go = "net/http/client.go";
+        let send = method("send", "Client");
+        assert!(calls_it(&call(go, "c.send(req, deadline)"), &send, go));
+        assert!(!calls_it(&call(go, "send(ireq, rt, deadline)"), &send, go));
+        // A free function in its own file is called bare.
+        let free = Function {
+            name: "urlopen".into(),
+            ..Function::default()
+        };
+        assert!(calls_it(&call(py, "urlopen(url)"), &free, py));
+    }
 
     #[test]
     fn short_and_bound_names_link_nothing() {

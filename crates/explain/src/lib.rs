@@ -277,9 +277,29 @@ fn tag_of(s: String) -> String {
 fn function_ref(site: &Site<'_>) -> String {
     match &site.facts.function {
         Some(f) if f.name.is_empty() => format!("the anonymous function at line {}", f.line),
-        Some(f) => format!("`{}()`", f.name),
+        Some(f) => match constructor_call(site.lang, f) {
+            Some(call) => format!("`{call}`"),
+            None => format!("`{}()`", f.name),
+        },
         None => format!("the top level of {}", site.file_path),
     }
+}
+
+/// How a caller calls a constructor, the way in that a user writes: `ProxyHandler()` for
+/// Python's `__init__` of `ProxyHandler`, `new Foo()` for a JavaScript or TypeScript
+/// `constructor` and a Java constructor of `Foo`.
+fn constructor_call(lang: Lang, f: &facts::Function) -> Option<String> {
+    let owner = f.owner.as_deref()?;
+    let is_constructor = match lang {
+        Lang::Python => matches!(f.name.as_str(), "__init__" | "__new__"),
+        Lang::JavaScript | Lang::TypeScript => f.name == "constructor",
+        Lang::Java => f.name == owner,
+        _ => false,
+    };
+    is_constructor.then(|| match lang {
+        Lang::Python => format!("{owner}()"),
+        _ => format!("new {owner}()"),
+    })
 }
 
 #[cfg(test)]
@@ -357,6 +377,65 @@ mod tests {
             e.type_guard.contains("fmt.Sprint(r) == \"nil\""),
             "{}",
             e.type_guard
+        );
+    }
+
+    #[test]
+    fn a_constructor_is_named_as_its_caller_calls_it() {
+        let constructor = |lang, name: &str, owner: &str| Facts {
+            function: Some(facts::Function {
+                name: name.into(),
+                owner: Some(owner.into()),
+                signature: format!("{name}(proxies)"),
+                line: 790,
+                ..facts::Function::default()
+            }),
+            ..Facts::default()
+        };
+        for (lang, name, owner, call) in [
+            (Lang::Python, "__init__", "ProxyHandler", "`ProxyHandler()`"),
+            (Lang::JavaScript, "constructor", "Lease", "`new Lease()`"),
+            (Lang::TypeScript, "constructor", "Lease", "`new Lease()`"),
+            (
+                Lang::Java,
+                "PipedOutputStream",
+                "PipedOutputStream",
+                "`new PipedOutputStream()`",
+            ),
+        ] {
+            let facts = constructor(lang, name, owner);
+            let e = explain(&site(
+                lang,
+                Some("TypeError"),
+                "proxies must be a mapping",
+                &facts,
+            ));
+            assert!(
+                e.documentation
+                    .contains(&format!("in {call}, the constructor of `{owner}`")),
+                "{lang:?}: {}",
+                e.documentation
+            );
+            assert!(
+                e.trigger_scenarios
+                    .starts_with(&format!("A call to {call}")),
+                "{lang:?}: {}",
+                e.trigger_scenarios
+            );
+        }
+        // A method that is no constructor keeps its name.
+        let facts = constructor(Lang::Python, "connect", "UnixSocket");
+        let e = explain(&site(
+            Lang::Python,
+            None,
+            "connect cannot be called",
+            &facts,
+        ));
+        assert!(
+            e.documentation
+                .contains("in `connect()`, a method of `UnixSocket`"),
+            "{}",
+            e.documentation
         );
     }
 

@@ -452,11 +452,13 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
     }
     let place = match &facts.function {
         Some(f) => {
-            let owner = f
-                .owner
-                .as_deref()
-                .map(|o| format!(", a method of `{o}`"))
-                .unwrap_or_default();
+            let owner = match f.owner.as_deref() {
+                Some(o) if crate::constructor_call(site.lang, f).is_some() => {
+                    format!(", the constructor of `{o}`")
+                }
+                Some(o) => format!(", a method of `{o}`"),
+                None => String::new(),
+            };
             format!(
                 "in {}{owner} ({}:{})",
                 function_ref(site),

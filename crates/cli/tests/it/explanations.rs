@@ -497,6 +497,8 @@ const OURS: &[&str] = &[
     "fn",
     "static",
     "unknown",
+    // A constructor named as it is called (`new Foo()`).
+    "new",
 ];
 
 /// Identifiers of a piece of code, without its comments and string literals.
