@@ -382,7 +382,7 @@ mod tests {
 
     #[test]
     fn a_constructor_is_named_as_its_caller_calls_it() {
-        let constructor = |lang, name: &str, owner: &str| Facts {
+        let constructor = |name: &str, owner: &str| Facts {
             function: Some(facts::Function {
                 name: name.into(),
                 owner: Some(owner.into()),
@@ -403,7 +403,7 @@ mod tests {
                 "`new PipedOutputStream()`",
             ),
         ] {
-            let facts = constructor(lang, name, owner);
+            let facts = constructor(name, owner);
             let e = explain(&site(
                 lang,
                 Some("TypeError"),
@@ -424,7 +424,7 @@ mod tests {
             );
         }
         // A method that is no constructor keeps its name.
-        let facts = constructor(Lang::Python, "connect", "UnixSocket");
+        let facts = constructor("connect", "UnixSocket");
         let e = explain(&site(
             Lang::Python,
             None,
