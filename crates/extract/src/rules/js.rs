@@ -217,6 +217,9 @@ impl Js {
                 }
                 // A factory: `createError(404, msg)`, `this.usageError(msg)`, `TypeError(msg)`.
                 let mut v = self.args_value(args, cx)?;
+                if v.code.is_none() && func.kind() == "identifier" {
+                    v.code = args.and_then(|a| builder_code(expr, fname, a, cx));
+                }
                 let last = last_segment(fname);
                 let is_class = last.starts_with(|c: char| c.is_ascii_uppercase())
                     && (last.ends_with("Error") || last.ends_with("Exception"));
@@ -549,6 +552,78 @@ fn log_title(template: &Template) -> Option<String> {
 }
 
 /// Looks through parentheses, `await`, and TypeScript's `as`, `!` and `satisfies`.
+/// The code a builder of this file gives the error it makes from one of its parameters: for
+/// `errCode(msg, 'EFUNDGLOBAL')` of `const errCode = (msg, code) => Object.assign(new
+/// Error(msg), { code })` (or `{ code: code }`, or `function errCode (msg, code) {…}`), the
+/// string the call passes for `code`.
+fn builder_code(call: Node<'_>, name: &str, args: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+    let mut root = call;
+    while let Some(p) = root.parent() {
+        root = p;
+    }
+    // The builder, declared at the top level of the file.
+    let builder = named_children(root).into_iter().find_map(|top| {
+        let top = if top.kind() == "export_statement" {
+            top.child_by_field_name("declaration")?
+        } else {
+            top
+        };
+        match top.kind() {
+            "function_declaration" => {
+                (top.child_by_field_name("name").map(|n| cx.text(n)) == Some(name)).then_some(top)
+            }
+            "lexical_declaration" | "variable_declaration" => {
+                named_children(top).into_iter().find_map(|d| {
+                    let value = d.child_by_field_name("value")?;
+                    (d.kind() == "variable_declarator"
+                        && d.child_by_field_name("name").map(|n| cx.text(n)) == Some(name)
+                        && matches!(value.kind(), "arrow_function" | "function_expression"))
+                    .then_some(value)
+                })
+            }
+            _ => None,
+        }
+    })?;
+    let params: Vec<&str> = builder
+        .child_by_field_name("parameters")
+        .map(named_children)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|p| p.child_by_field_name("pattern").unwrap_or(p))
+        .filter(|p| p.kind() == "identifier")
+        .map(|p| cx.text(p))
+        .collect();
+    // Where the body sets `code` from a parameter.
+    let body = builder.child_by_field_name("body")?;
+    let mut stack = vec![body];
+    let mut from = None;
+    while let Some(n) = stack.pop() {
+        match n.kind() {
+            "shorthand_property_identifier" if cx.text(n) == "code" => from = Some("code"),
+            "pair" => {
+                let key = n
+                    .child_by_field_name("key")
+                    .map(|k| strip_quotes(cx.text(k)));
+                let value = n.child_by_field_name("value");
+                if key == Some("code") && value.is_some_and(|v| v.kind() == "identifier") {
+                    from = value.map(|v| cx.text(v));
+                }
+            }
+            "function_declaration" | "arrow_function" | "function_expression" | "class_body" => {
+                continue
+            }
+            _ => {}
+        }
+        if from.is_some() {
+            break;
+        }
+        stack.extend(named_children(n));
+    }
+    let at = params.iter().position(|p| Some(*p) == from)?;
+    let arg = unwrap(*named_children(args).get(at)?);
+    (arg.kind() == "string").then(|| unescape(strip_quotes(cx.text(arg))))
+}
+
 fn unwrap(mut node: Node<'_>) -> Node<'_> {
     while matches!(
         node.kind(),

@@ -45,6 +45,9 @@ pub(crate) struct Found<'t> {
     pub(crate) status: Option<u16>,
     pub(crate) severity: Severity,
     pub(crate) consumed: Vec<Node<'t>>,
+    /// The node whose line the site is at, where it is not the start of its statement: the
+    /// `expect` of `self.try_init()\n    .expect("…")`, where the panic is reported.
+    pub(crate) line_at: Option<Node<'t>>,
 }
 
 impl<'t> Found<'t> {
@@ -62,7 +65,14 @@ impl<'t> Found<'t> {
             status: None,
             severity,
             consumed: Vec::new(),
+            line_at: None,
         }
+    }
+
+    /// The site is at the line of `node`, not at its statement's first line.
+    pub(crate) fn line_at(mut self, node: Node<'t>) -> Self {
+        self.line_at = Some(node);
+        self
     }
 
     pub(crate) fn class(mut self, class: Option<String>) -> Self {
@@ -338,7 +348,12 @@ impl<'t, 's> Collector<'t, 's> {
     /// The site of `found`, at the statement of the node `path` leads to.
     fn site_of(&self, found: Found<'t>, path: &[Node<'t>], rules: &dyn Rules, cx: &Cx<'_>) -> Site {
         Site {
-            line: rules.statement_of(path).start_position().row as u32 + 1,
+            line: found
+                .line_at
+                .unwrap_or_else(|| rules.statement_of(path))
+                .start_position()
+                .row as u32
+                + 1,
             template: found.template,
             error_type: found.error_type,
             class: found.class,
@@ -1030,6 +1045,27 @@ mod tests {
         assert_eq!(class_at(2).as_deref(), Some("ImportError"));
         assert_eq!(class_at(5), None);
         assert_eq!(class_at(8).as_deref(), Some("LookupError"));
+    }
+
+    /// A chain of calls on several lines panics at its `expect`, where Rust reports the panic
+    /// (tracing-subscriber's `self.try_init()\n.expect("failed to set global default subscriber")`).
+    #[test]
+    fn a_chained_expect_is_at_its_own_line() {
+        let src = "fn init(self) {\n    self.try_init()\n        .expect(\"failed to set global default subscriber\")\n}\n\nfn one() {\n    try_init().expect(\"Unable to install global subscriber\")\n}\n";
+        let path = std::path::Path::new("src/util.rs");
+        let tree = crate::parse(Lang::Rust, path, src).unwrap();
+        let sites = find_sites(Lang::Rust, &tree, src, false);
+        let lines: Vec<(u32, String)> = sites
+            .iter()
+            .map(|s| (s.line, s.template.message()))
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                (3, "failed to set global default subscriber".to_owned()),
+                (7, "Unable to install global subscriber".to_owned())
+            ]
+        );
     }
 
     #[test]

@@ -170,7 +170,8 @@ impl Rust {
         let args = named_children(call.child_by_field_name("arguments")?);
         match func.kind() {
             "field_expression" => {
-                let method = cx.text(func.child_by_field_name("field")?);
+                let field = func.child_by_field_name("field")?;
+                let method = cx.text(field);
                 if matches!(method, "write_str" | "pad") && args.len() == 1 {
                     let message = self.message(args[0], cx)?;
                     return self.display_text(call, message, cx);
@@ -179,7 +180,8 @@ impl Rust {
                     return None;
                 }
                 let message = self.message(args[0], cx)?;
-                Some(Found::new(call, message, ErrorType::Panic))
+                // A chain on several lines panics at the line of its `expect`.
+                Some(Found::new(call, message, ErrorType::Panic).line_at(field))
             }
             "identifier" if cx.text(func) == "Err" && args.len() == 1 => {
                 let message = self.message(args[0], cx)?;
