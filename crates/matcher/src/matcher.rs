@@ -687,6 +687,15 @@ fn trace_tier(h: &Hit) -> u8 {
 }
 
 fn rank(hits: &mut [Hit], entries: &[MatchEntry]) {
+    // Records equal in all else, one in an internal package (Go's `internal/reflectlite`
+    // beside `reflect`, `cmd/go/internal/cmdflag` beside `flag`, the JDK's `jdk/internal/`):
+    // the public one, which code outside calls, first.
+    let internal = |h: &Hit| {
+        entries[h.entry]
+            .file_path
+            .split('/')
+            .any(|segment| segment == "internal")
+    };
     // Records equal in all else: the same file of several releases of one package installed
     // side by side (`serde_json-1.0.150/src/error.rs`, `…-1.0.154/…`) rank newest first.
     let release = |h: &Hit| {
@@ -701,6 +710,7 @@ fn rank(hits: &mut [Hit], entries: &[MatchEntry]) {
             .then(b.frame_evidence.cmp(&a.frame_evidence))
             .then(b.class_matches.cmp(&a.class_matches))
             .then(a.in_tests.cmp(&b.in_tests))
+            .then_with(|| internal(a).cmp(&internal(b)))
             .then_with(|| release(a).cmp(&release(b)))
             .then(a.entry.cmp(&b.entry))
     });
@@ -857,6 +867,33 @@ mod tests {
             ("reg/lodash/index.js".to_owned(), vec![4, 17, 21])
         );
         assert_eq!(release_of("src/go-1/a.go").1, Vec::<u64>::new());
+    }
+
+    #[test]
+    fn a_public_package_ranks_before_an_internal_copy() {
+        let p = "flag provided but not defined: -(.*)";
+        let m = matcher(vec![
+            entry(
+                "cmdflag",
+                "flag provided but not defined: -%s",
+                p,
+                "cmd/go/internal/cmdflag/flag.go",
+                34,
+            ),
+            entry(
+                "flag",
+                "flag provided but not defined: -%s",
+                p,
+                "flag/flag.go",
+                1064,
+            ),
+        ]);
+        let hits = m.explain("2018/06/20 11:37:11 flag provided but not defined: -m", 2);
+        let ids: Vec<&str> = hits
+            .iter()
+            .map(|h| m.entries[h.entry].id.as_str())
+            .collect();
+        assert_eq!(ids, ["flag", "cmdflag"]);
     }
 
     fn ids(m: &Matcher, text: &str, frames: &[Frame]) -> Vec<String> {

@@ -372,7 +372,7 @@ impl Go {
             }
             "call_expression" => {
                 let fname = cx.text(node.child_by_field_name("function")?);
-                if fname != "fmt.Sprintf" {
+                if fname != "fmt.Sprintf" && !self.formats_as_sprintf(node, fname, cx) {
                     return None;
                 }
                 let args = named_children(node.child_by_field_name("arguments")?);
@@ -385,6 +385,66 @@ impl Go {
             }
             _ => None,
         }
+    }
+}
+
+impl Go {
+    /// Whether `fname`, called at `call`, is a function of this file that returns
+    /// `fmt.Sprintf` of its own first two parameters (flag's `func (f *FlagSet) sprintf(format
+    /// string, a ...any) string { msg := fmt.Sprintf(format, a...); …; return msg }`): its
+    /// call formats as `fmt.Sprintf` does.
+    fn formats_as_sprintf(&self, call: Node<'_>, fname: &str, cx: &Cx<'_>) -> bool {
+        let name = last_segment(fname);
+        let mut root = call;
+        while let Some(p) = root.parent() {
+            root = p;
+        }
+        named_children(root).into_iter().any(|f| {
+            matches!(f.kind(), "function_declaration" | "method_declaration")
+                && f.child_by_field_name("name").map(|n| cx.text(n)) == Some(name)
+                && self.returns_sprintf_of_its_parameters(f, cx)
+        })
+    }
+
+    fn returns_sprintf_of_its_parameters(&self, f: Node<'_>, cx: &Cx<'_>) -> bool {
+        let params: Vec<&str> = f
+            .child_by_field_name("parameters")
+            .map(named_children)
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|p| p.child_by_field_name("name").map(|n| cx.text(n)))
+            .collect();
+        let [format, rest, ..] = params[..] else {
+            return false;
+        };
+        let returns = returns_of(f, &["func_literal"]);
+        let [ret] = returns[..] else {
+            return false;
+        };
+        let Some(mut value) = first_named(ret).and_then(first_named) else {
+            return false;
+        };
+        if value.kind() == "identifier" {
+            match self.local_value(value, cx.text(value), cx) {
+                Some(v) => value = v,
+                None => return false,
+            }
+        }
+        let is_sprintf = value.kind() == "call_expression"
+            && value
+                .child_by_field_name("function")
+                .is_some_and(|n| cx.text(n) == "fmt.Sprintf");
+        let args: Vec<&str> = value
+            .child_by_field_name("arguments")
+            .map(named_children)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|a| cx.text(a))
+            .collect();
+        is_sprintf
+            && args.len() == 2
+            && args[0] == format
+            && args[1].trim_end_matches("...") == rest
     }
 }
 
