@@ -545,7 +545,12 @@ fn class_only<'t>(
     }) {
         return None;
     }
+    // A class of this file that words its own message (its `__init__` or `__str__`: configparser's
+    // `DuplicateSectionError(section, source, lineno)` says "While reading from …") prints
+    // neither the argument nor the tuple: the raise is told by its class alone.
+    let own_words = !args.is_empty() && words_its_message(node, last_segment(name), cx);
     let message = match args.as_slice() {
+        _ if own_words => Template::literal(last_segment(name)),
         [] => Template::literal(last_segment(name)),
         [one] => placeholder(*one, cx, Splice::Brace),
         several => {
@@ -561,6 +566,38 @@ fn class_only<'t>(
         }
     };
     Some(Found::new(node, message, ErrorType::Exception).class(Some(name.to_owned())))
+}
+
+/// Whether the class `name`, defined at the top level of the file holding `node`, defines
+/// `__init__` or `__str__`: its message is its own wording, not its arguments.
+fn words_its_message(node: Node<'_>, name: &str, cx: &Cx<'_>) -> bool {
+    let mut root = node;
+    while let Some(p) = root.parent() {
+        root = p;
+    }
+    named_children(root).into_iter().any(|top| {
+        let class = match top.kind() {
+            "decorated_definition" => top.child_by_field_name("definition"),
+            _ => Some(top),
+        };
+        class.is_some_and(|c| {
+            c.kind() == "class_definition"
+                && c.child_by_field_name("name").map(|n| cx.text(n)) == Some(name)
+                && c.child_by_field_name("body").is_some_and(|body| {
+                    named_children(body).into_iter().any(|m| {
+                        let m = match m.kind() {
+                            "decorated_definition" => m.child_by_field_name("definition"),
+                            _ => Some(m),
+                        };
+                        m.is_some_and(|m| {
+                            m.kind() == "function_definition"
+                                && m.child_by_field_name("name")
+                                    .is_some_and(|n| matches!(cx.text(n), "__init__" | "__str__"))
+                        })
+                    })
+                })
+        })
+    })
 }
 
 /// When `name` is a parameter of the function around `node`: its default value's text, if it
