@@ -298,6 +298,12 @@ impl Matcher {
         let plain = memchr::memchr(b'\\', raw.as_bytes()).is_none();
         if plain {
             self.keep_found(&mut candidates, raw);
+            // A one-word template matches a whole message or where a frame points (see
+            // `verify`): without frames, one that cannot end the line's message is not read
+            // for. Most lines that hold `start`, `index` or `flush` say more after it.
+            if query.frames.is_empty() {
+                candidates.retain(|&t| self.may_end_a_message(t as usize, raw));
+            }
             if candidates.is_empty() {
                 return Vec::new();
             }
@@ -450,6 +456,54 @@ impl Matcher {
                 .is_none_or(|w| w.covers(&self.signatures[t as usize]))
                 && self.templates[t as usize].shape.may_be_in(text)
         });
+    }
+
+    /// Whether template `t` may be found as a whole message in the line `raw` (that has no
+    /// backslash): true but for a one-word template without a hole after its word, whose word
+    /// must then stand at the end of the line's message somewhere in it: not glued to a word
+    /// before it (unless a hole is there), and followed by nothing but the line's end, a
+    /// quote (a JSON or quoted value), a colon (`X: null`, a class alone) or logfmt's next
+    /// `key=`.
+    fn may_end_a_message(&self, t: usize, raw: &str) -> bool {
+        let template = &self.templates[t];
+        let Shape::Fragments {
+            literals,
+            lead,
+            trail: false,
+        } = &template.shape
+        else {
+            return true;
+        };
+        let [word] = &literals[..] else {
+            return true;
+        };
+        if !template.one_word || template.head {
+            return true;
+        }
+        let (word, bytes) = (word.trim(), raw.as_bytes());
+        if word.is_empty() {
+            return true;
+        }
+        let glued = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+        memchr::memmem::find_iter(bytes, word.as_bytes()).any(|at| {
+            if !lead && at > 0 && glued(bytes[at - 1]) {
+                return false;
+            }
+            let after = &raw[at + word.len()..];
+            let next = after.trim_start();
+            match next.as_bytes().first() {
+                None | Some(b'"' | b'\'' | b':') => true,
+                Some(_) if next.len() < after.len() => {
+                    let key_end = next
+                        .find(|c: char| {
+                            !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
+                        })
+                        .unwrap_or(next.len());
+                    key_end > 0 && next[key_end..].starts_with('=')
+                }
+                Some(_) => false,
+            }
+        })
     }
 
     fn candidates(&self, text: &str) -> Vec<u32> {
@@ -1236,6 +1290,34 @@ mod tests {
         // And so does a partial match that the stack trace points at.
         let frames = [frame("/usr/lib/python3/a.py", 3)];
         assert_eq!(ids(&m, "RuntimeError: bad index 4", &frames), ["index"]);
+    }
+
+    #[test]
+    fn a_one_word_template_is_read_for_only_where_it_may_end_the_message() {
+        let m = matcher(vec![
+            entry("start", "start", "start", "a.py", 3),
+            entry(
+                "sax",
+                "SAXNotSupportedException",
+                "SAXNotSupportedException",
+                "b.py",
+                9,
+            ),
+        ]);
+        for (line, want) in [
+            ("2026-11-30T03:37:46Z ERROR start", &["start"][..]),
+            ("{\"level\":\"error\",\"msg\":\"start\"}", &["start"]),
+            ("level=error msg=start ts=2026-11-30T03:37:46Z", &["start"]),
+            (
+                "{\"level\": \"error\", \"msg\": \"SAXNotSupportedException \"}",
+                &["sax"],
+            ),
+            // The word is followed by more of the message, or glued to another word.
+            ("2026-11-30T03:37:46Z INFO start of the day", &[]),
+            ("2026-11-30T03:37:46Z ERROR restart", &[]),
+        ] {
+            assert_eq!(ids(&m, line, &[]), want, "{line}");
+        }
     }
 
     #[test]
