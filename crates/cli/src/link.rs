@@ -469,17 +469,24 @@ fn calls_it(c: &Reference, f: &errata_explain::Function, file: &str) -> bool {
 /// Whether the receiver at the end of `head` is the object itself: `self.`, `this.`, `cls.`,
 /// `super().`, `super.`, `Self::`.
 fn own_receiver(head: &str) -> bool {
+    let (before, receiver) = receiver_at_end(head);
+    matches!(receiver, "self" | "this" | "cls" | "super" | "Self") && !before.ends_with(['.', ':'])
+}
+
+/// The name of the receiver at the end of a call's `head` (`x.y.foo.`, `super().`, `Foo::`,
+/// `p->`), and what comes before it.
+fn receiver_at_end(head: &str) -> (&str, &str) {
     let head = head
         .trim_end_matches('.')
         .trim_end_matches("::")
-        .trim_end_matches("?")
+        .trim_end_matches("->")
+        .trim_end_matches('?')
         .trim_end_matches("()");
     let receiver = head
         .rsplit(|ch: char| !(ch.is_alphanumeric() || ch == '_'))
         .next()
         .unwrap_or("");
-    let before = head[..head.len() - receiver.len()].trim_end();
-    matches!(receiver, "self" | "this" | "cls" | "super" | "Self") && !before.ends_with(['.', ':'])
+    (head[..head.len() - receiver.len()].trim_end(), receiver)
 }
 
 /// Whether the receiver at the end of `head` (`x.y.foo.`, `new Foo().`, `Foo::`) is named for
@@ -493,16 +500,7 @@ fn names_the_owner(head: &str, owner: &str) -> bool {
             .collect()
     };
     let owner = norm(owner.rsplit(['.', ':']).next().unwrap_or(owner));
-    let head = head
-        .trim_end_matches('.')
-        .trim_end_matches("::")
-        .trim_end_matches("->")
-        .trim_end_matches("()");
-    let receiver = head
-        .rsplit(|ch: char| !(ch.is_alphanumeric() || ch == '_'))
-        .next()
-        .unwrap_or("");
-    let receiver = norm(receiver);
+    let receiver = norm(receiver_at_end(head).1);
     !owner.is_empty() && !receiver.is_empty() && receiver.ends_with(&owner)
 }
 
