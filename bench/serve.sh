@@ -23,13 +23,21 @@ errata=${ERRATA:-$repo/target/release/errata}
 port=${PORT:-18080}
 command -v wrk >/dev/null || { echo "bench/serve.sh: wrk is missing (apt-get install wrk)" >&2; exit 2; }
 
-"$errata" --db "$db" serve --addr "127.0.0.1:$port" 2>"$repo/bench/out/serve.log" &
-pid=$!
-trap 'kill -TERM $pid 2>/dev/null || true' EXIT
-for _ in $(seq 100); do
-  grep -q "serving" "$repo/bench/out/serve.log" 2>/dev/null && break
-  sleep 0.1
-done
+# Starts a server (the command after LOG), its stderr to LOG, and waits until it says it is
+# serving; sets pid and a trap that stops it.
+start() {
+  local log=$1
+  shift
+  "$@" 2>"$log" &
+  pid=$!
+  trap 'kill -TERM $pid 2>/dev/null || true' EXIT
+  for _ in $(seq 100); do
+    grep -q "serving" "$log" 2>/dev/null && break
+    sleep 0.1
+  done
+}
+
+start "$repo/bench/out/serve.log" "$errata" --db "$db" serve --addr "127.0.0.1:$port"
 head -1 "$repo/bench/out/serve.log"
 echo "errata: $("$errata" --version); wrk: $(wrk -v 2>&1 | head -1)"
 cd "$repo"
@@ -59,13 +67,7 @@ trap - EXIT
 echo
 echo "the HTTP stack alone: a fixed body of $bytes bytes (errata's average answer)"
 cargo build --release --locked --quiet --example fixed_body -p errata-api
-"$repo/target/release/examples/fixed_body" "127.0.0.1:$port" "$bytes" 2>"$repo/bench/out/serve-fixed.log" &
-pid=$!
-trap 'kill -TERM $pid 2>/dev/null || true' EXIT
-for _ in $(seq 100); do
-  grep -q "serving" "$repo/bench/out/serve-fixed.log" 2>/dev/null && break
-  sleep 0.1
-done
+start "$repo/bench/out/serve-fixed.log" "$repo/target/release/examples/fixed_body" "127.0.0.1:$port" "$bytes"
 wrk -t2 -c32 -d"${secs}s" --latency -s bench/serve/match.lua "http://127.0.0.1:$port/api/v1/match" | tee "$repo/bench/out/serve-fixed.txt"
 kill -TERM $pid
 wait $pid

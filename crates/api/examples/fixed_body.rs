@@ -9,8 +9,7 @@
 use std::sync::Arc;
 
 use axum::body::Bytes;
-use axum::extract::DefaultBodyLimit;
-use axum::http::{header, StatusCode};
+use axum::http::header;
 use axum::routing::post;
 use axum::Router;
 use errata_api::http::{self, Limits};
@@ -27,21 +26,14 @@ fn main() -> std::io::Result<()> {
     });
     // A JSON string of `bytes` bytes in all, as an answer of that size is.
     let body: Arc<Bytes> = Arc::new(format!("\"{}\"", "x".repeat(bytes.saturating_sub(2))).into());
-    let limits = Limits::default();
-    let router = Router::new()
-        .route(
-            "/api/v1/match",
-            post(move |_body: Bytes| {
-                let body = Bytes::clone(&body);
-                async move { ([(header::CONTENT_TYPE, "application/json")], body) }
-            }),
-        )
-        .layer(DefaultBodyLimit::max(limits.body_bytes))
-        .layer(tower_http::timeout::TimeoutLayer::with_status_code(
-            StatusCode::SERVICE_UNAVAILABLE,
-            limits.timeout,
-        ))
-        .layer(tower::limit::ConcurrencyLimitLayer::new(limits.concurrency));
+    let router = Router::new().route(
+        "/api/v1/match",
+        post(move |_body: Bytes| {
+            let body = Bytes::clone(&body);
+            async move { ([(header::CONTENT_TYPE, "application/json")], body) }
+        }),
+    );
+    let router = http::limited(router, Limits::default());
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;

@@ -146,7 +146,7 @@ impl Service {
 
 /// The API's router.
 pub fn router(service: Arc<Service>, limits: Limits) -> Router {
-    Router::new()
+    let router = Router::new()
         .route("/healthz", get(healthz))
         .route("/api/v1/errors", get(search))
         .route("/api/v1/errors/{key}", get(get_error))
@@ -163,7 +163,14 @@ pub fn router(service: Arc<Service>, limits: Limits) -> Router {
         .route("/repo", get(crate::web::repo))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
-        .with_state(service)
+        .with_state(service);
+    limited(router, limits)
+}
+
+/// `router` under the server's limits: the body size, the time of a request and how many are
+/// handled at once.
+pub fn limited(router: Router, limits: Limits) -> Router {
+    router
         .layer(DefaultBodyLimit::max(limits.body_bytes))
         .layer(tower_http::timeout::TimeoutLayer::with_status_code(
             StatusCode::SERVICE_UNAVAILABLE,

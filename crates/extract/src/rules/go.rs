@@ -6,7 +6,7 @@ use tree_sitter::Node;
 
 use super::{
     concatenation, first_named, http_status, is_logger, is_message_name, last_segment,
-    log_severity, named_children, returned_text, returns_of, Cx, Found, Rules, Splice,
+    log_severity, named_children, returned_text, returns_of, top_level, Cx, Found, Rules, Splice,
     MIN_ERROR_TEXT,
 };
 use crate::text::{printf_template_with, strip_quotes, unescape};
@@ -395,11 +395,7 @@ impl Go {
     /// call formats as `fmt.Sprintf` does.
     fn formats_as_sprintf(&self, call: Node<'_>, fname: &str, cx: &Cx<'_>) -> bool {
         let name = last_segment(fname);
-        let mut root = call;
-        while let Some(p) = root.parent() {
-            root = p;
-        }
-        named_children(root).into_iter().any(|f| {
+        top_level(call).into_iter().any(|f| {
             matches!(f.kind(), "function_declaration" | "method_declaration")
                 && f.child_by_field_name("name").map(|n| cx.text(n)) == Some(name)
                 && self.returns_sprintf_of_its_parameters(f, cx)
@@ -506,11 +502,7 @@ fn converted_string<'t>(call: Node<'t>, cx: &Cx<'_>) -> Option<Node<'t>> {
 
 /// Whether the file `node` is in declares `package name`.
 fn in_package(node: Node<'_>, name: &str, cx: &Cx<'_>) -> bool {
-    let mut root = node;
-    while let Some(p) = root.parent() {
-        root = p;
-    }
-    named_children(root)
+    top_level(node)
         .into_iter()
         .find(|c| c.kind() == "package_clause")
         .and_then(first_named)

@@ -7,7 +7,7 @@ use tree_sitter::Node;
 use super::{
     assignment_value, concatenation, declarator_value, enclosing, extended_class, first_named,
     http_status, is_capitals, is_error_class, is_logger, last_segment, log_severity,
-    named_children, placeholder, Cx, Found, Rules, Splice, LOCAL_REACH,
+    named_children, placeholder, top_level, Cx, Found, Rules, Splice, LOCAL_REACH,
 };
 use crate::text::{compact, formatted_by_arguments, strip_quotes, unescape};
 
@@ -557,12 +557,8 @@ fn log_title(template: &Template) -> Option<String> {
 /// Error(msg), { code })` (or `{ code: code }`, or `function errCode (msg, code) {…}`), the
 /// string the call passes for `code`.
 fn builder_code(call: Node<'_>, name: &str, args: Node<'_>, cx: &Cx<'_>) -> Option<String> {
-    let mut root = call;
-    while let Some(p) = root.parent() {
-        root = p;
-    }
     // The builder, declared at the top level of the file.
-    let builder = named_children(root).into_iter().find_map(|top| {
+    let builder = top_level(call).into_iter().find_map(|top| {
         let top = if top.kind() == "export_statement" {
             top.child_by_field_name("declaration")?
         } else {
@@ -676,11 +672,7 @@ fn heritage_of<'a>(class: Node<'_>, cx: &Cx<'a>) -> Option<&'a str> {
 
 /// The declaration of the class `name` among the top-level statements of the file `node` is in.
 fn class_named<'t>(node: Node<'t>, name: &str, cx: &Cx<'_>) -> Option<Node<'t>> {
-    let mut root = node;
-    while let Some(p) = root.parent() {
-        root = p;
-    }
-    named_children(root).into_iter().find_map(|stmt| {
+    top_level(node).into_iter().find_map(|stmt| {
         let class = match stmt.kind() {
             "export_statement" => stmt.child_by_field_name("declaration")?,
             _ => stmt,

@@ -878,6 +878,20 @@ pub(crate) fn first_named(node: Node<'_>) -> Option<Node<'_>> {
 }
 
 /// The named children, skipping comments.
+/// The statements and declarations at the top level of the file `node` is in.
+pub(crate) fn top_level(node: Node<'_>) -> Vec<Node<'_>> {
+    named_children(file_root(node))
+}
+
+/// The root of the syntax tree `node` is in: the file.
+pub(crate) fn file_root(node: Node<'_>) -> Node<'_> {
+    let mut root = node;
+    while let Some(p) = root.parent() {
+        root = p;
+    }
+    root
+}
+
 pub(crate) fn named_children(node: Node<'_>) -> Vec<Node<'_>> {
     let mut c = node.walk();
     node.named_children(&mut c)

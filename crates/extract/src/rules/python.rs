@@ -7,7 +7,7 @@ use tree_sitter::Node;
 use super::{
     assignment_value, concatenation, enclosing, first_named, http_status, is_capitals,
     is_class_name, is_error_class, is_logger, is_message_name, last_segment, log_severity,
-    named_children, placeholder, returned_text, returns_of, Cx, Found, Rules, Splice,
+    named_children, placeholder, returned_text, returns_of, top_level, Cx, Found, Rules, Splice,
 };
 use crate::text::{
     brace_template, compact, formatted_by_arguments, printf_template, printf_template_with,
@@ -571,25 +571,13 @@ fn class_only<'t>(
 /// Whether the class `name`, defined at the top level of the file holding `node`, defines
 /// `__init__` or `__str__`: its message is its own wording, not its arguments.
 fn words_its_message(node: Node<'_>, name: &str, cx: &Cx<'_>) -> bool {
-    let mut root = node;
-    while let Some(p) = root.parent() {
-        root = p;
-    }
-    named_children(root).into_iter().any(|top| {
-        let class = match top.kind() {
-            "decorated_definition" => top.child_by_field_name("definition"),
-            _ => Some(top),
-        };
-        class.is_some_and(|c| {
+    top_level(node).into_iter().any(|top| {
+        undecorated(top).is_some_and(|c| {
             c.kind() == "class_definition"
                 && c.child_by_field_name("name").map(|n| cx.text(n)) == Some(name)
                 && c.child_by_field_name("body").is_some_and(|body| {
                     named_children(body).into_iter().any(|m| {
-                        let m = match m.kind() {
-                            "decorated_definition" => m.child_by_field_name("definition"),
-                            _ => Some(m),
-                        };
-                        m.is_some_and(|m| {
+                        undecorated(m).is_some_and(|m| {
                             m.kind() == "function_definition"
                                 && m.child_by_field_name("name")
                                     .is_some_and(|n| matches!(cx.text(n), "__init__" | "__str__"))
@@ -598,6 +586,14 @@ fn words_its_message(node: Node<'_>, name: &str, cx: &Cx<'_>) -> bool {
                 })
         })
     })
+}
+
+/// A definition without its decorators (`@property def x`, `@dataclass class C`).
+fn undecorated(node: Node<'_>) -> Option<Node<'_>> {
+    match node.kind() {
+        "decorated_definition" => node.child_by_field_name("definition"),
+        _ => Some(node),
+    }
 }
 
 /// When `name` is a parameter of the function around `node`: its default value's text, if it

@@ -45,11 +45,7 @@ impl Call<'_> {
             return self.outer?.argument(name, function);
         }
         let &(_, (start, end)) = self.arguments.iter().find(|(n, _)| n == name)?;
-        let mut root = function;
-        while let Some(p) = root.parent() {
-            root = p;
-        }
-        let mut arg = root.descendant_for_byte_range(start, end)?;
+        let mut arg = super::file_root(function).descendant_for_byte_range(start, end)?;
         while let Some(p) = arg
             .parent()
             .filter(|p| p.start_byte() == start && p.end_byte() == end)
