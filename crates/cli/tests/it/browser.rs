@@ -255,7 +255,8 @@ fn search_open_a_record_and_paste_a_stack_trace_in_a_browser() {
     let trace = "Traceback (most recent call last):\n  File \"/srv/py/pkg/b.py\", line 12, in load\nValueError: no such lease: x\n";
     browser.type_into("textarea[name=text]", trace);
     browser.click("form[action='/match'] button");
-    browser.wait_until("document.querySelector('textarea').value.includes('no such lease')");
+    // The typed text is in the textarea before the form is sent: wait for the answer's list.
+    browser.wait_until("document.querySelector('ol.matches') !== null");
     let dom = browser.dom();
     assert!(dom.contains("py/pkg/b.py"), "{dom}");
     assert!(dom.contains("exact, score"), "{dom}");
