@@ -645,30 +645,111 @@ mod tests {
     fn a_state_written_in_many_places_names_the_first_few() {
         let writes = (1..=5)
             .map(|i| Write {
-                text: format!("this.prefix = p{i}"),
+                text: "this.closed = true".into(),
                 effect: Effect::Assign,
                 line: 100 + i,
-                function: None,
+                function: Some(format!("close{i}")),
                 conditions: Vec::new(),
             })
             .collect();
         let facts = Facts {
+            function: Some(Function {
+                name: "read".into(),
+                ..Function::default()
+            }),
+            conditions: vec![Condition {
+                expr: "this.closed".into(),
+                conjuncts: vec!["this.closed".into()],
+                negated: "!this.closed".into(),
+                kind: ConditionKind::If,
+                line: 20,
+            }],
             state: vec![State {
-                name: "this.prefix".into(),
+                name: "this.closed".into(),
                 binding: Binding::State,
                 value: None,
                 writes,
             }],
             ..Facts::default()
         };
-        let e = explain(&site(Lang::JavaScript, None, "bad prefix", &facts));
+        let e = explain(&site(Lang::JavaScript, None, "closed", &facts));
         for text in [&e.documentation, &e.trigger_scenarios] {
             assert!(
-                text.contains("`this.prefix = p3` (line 103) and 2 more places"),
+                text.contains("`this.closed = true` (in `close3()`, line 103) and 2 more places"),
                 "{text}"
             );
-            assert!(!text.contains("p4"), "{text}");
+            assert!(!text.contains("close4"), "{text}");
         }
+    }
+
+    #[test]
+    fn only_writes_that_make_the_guard_hold_or_fail_are_named() {
+        let write = |text: &str, effect: Effect, line: u32| Write {
+            text: text.into(),
+            effect,
+            line,
+            function: Some("other".into()),
+            conditions: Vec::new(),
+        };
+        let state = |name: &str, writes: Vec<Write>| State {
+            name: name.into(),
+            binding: Binding::State,
+            value: None,
+            writes,
+        };
+        let guard = |expr: &str| Condition {
+            expr: expr.into(),
+            conjuncts: vec![expr.into()],
+            negated: String::new(),
+            kind: ConditionKind::If,
+            line: 20,
+        };
+        let facts = Facts {
+            function: Some(Function {
+                name: "check".into(),
+                ..Function::default()
+            }),
+            conditions: vec![
+                guard("po.flags&posetFlagUnsigned != 0"),
+                guard("this.length > MAX"),
+                guard("pending.has(scope)"),
+            ],
+            state: vec![
+                // A compound assignment, a value that is not a literal, another element: none
+                // is known to lead to the raise or away from it.
+                state(
+                    "po.flags",
+                    vec![write("po.flags &^= posetFlagUnsigned", Effect::Assign, 174)],
+                ),
+                state(
+                    "this.length",
+                    vec![write("this.length = buf[pos++]", Effect::Assign, 367)],
+                ),
+                state(
+                    "pending",
+                    vec![
+                        write("pending.delete(other)", Effect::Remove, 40),
+                        write("pending.add(scope)", Effect::Add, 41),
+                    ],
+                ),
+            ],
+            ..Facts::default()
+        };
+        let e = explain(&site(Lang::JavaScript, None, "bad state", &facts));
+        let all = format!(
+            "{} {} {:?}",
+            e.documentation, e.trigger_scenarios, e.solutions
+        );
+        for absent in ["&^=", "buf[pos++]", "pending.delete(other)", "outlives"] {
+            assert!(!all.contains(absent), "{absent}: {all}");
+        }
+        assert!(
+            e.trigger_scenarios.contains(
+                "`pending` gets that state from `pending.add(scope)` (in `other()`, line 41)"
+            ),
+            "{}",
+            e.trigger_scenarios
+        );
     }
 
     #[test]

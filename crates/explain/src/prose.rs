@@ -610,20 +610,37 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
     doc
 }
 
-/// What the file does to a piece of state, and how that meets the branch the site is on.
+/// The writes of a piece of state that the file makes and that provably make a guard of the
+/// site hold or stop holding ([`after_write`]), and how they meet the branch the site is on.
+/// Other writes are not named: that a write changes the state says nothing of whether it
+/// leads to the raise.
 fn state_sentence(site: &Site<'_>, s: &State) -> String {
-    let mut out = format!(
-        " `{}` outlives the call; this file changes it at {}.",
-        s.name,
-        writes_list(&s.writes)
-    );
-    if !s.writes.iter().any(|w| w.effect == Effect::Add)
-        && s.writes.iter().all(|w| w.effect != Effect::Assign)
-    {
-        out.push_str(&format!(" Nothing in this file adds to `{}`.", s.name));
+    let conjuncts: Vec<&str> = site
+        .facts
+        .guards()
+        .flat_map(|g| g.conjuncts.iter())
+        .map(String::as_str)
+        .filter(|c| mentions(c, &s.name))
+        .collect();
+    let relevant: Vec<&Write> = s
+        .writes
+        .iter()
+        .filter(|w| {
+            conjuncts
+                .iter()
+                .any(|c| after_write(c, &s.name, w).is_some())
+        })
+        .collect();
+    if relevant.is_empty() {
+        return String::new();
     }
+    let mut out = format!(
+        " This file changes `{}` at {}.",
+        s.name,
+        writes_list(relevant.iter().copied())
+    );
     if let Some(b) = &site.facts.other_branch {
-        for w in &s.writes {
+        for w in &relevant {
             if w.conditions.iter().any(|c| c == &b.condition) {
                 let others: Vec<String> = b
                     .statements
@@ -849,30 +866,26 @@ pub(crate) fn trigger_scenarios(site: &Site<'_>) -> String {
             and_list(&guards)
         ));
     }
+    // A write in another function that provably makes a guard hold is how an earlier call
+    // leads to this one raising.
+    let here = facts.function.as_ref().map(|f| f.name.as_str());
     for s in facts.state.iter().filter(|s| s.binding == Binding::State) {
-        let adds: Vec<&Write> = s
+        let earlier: Vec<&Write> = s
             .writes
             .iter()
-            .filter(|w| match w.effect {
-                Effect::Add => true,
-                Effect::Assign => !facts
+            .filter(|w| w.function.is_some() && w.function.as_deref() != here)
+            .filter(|w| {
+                facts
                     .guards()
                     .flat_map(|g| g.conjuncts.iter())
-                    .any(|c| mentions(c, &s.name) && clears(c, &s.name, w)),
-                _ => false,
+                    .any(|c| mentions(c, &s.name) && sets(c, &s.name, w))
             })
             .collect();
-        if !adds.is_empty() {
+        if !earlier.is_empty() {
             out.push_str(&format!(
                 " `{}` gets that state from {}, in an earlier call.",
                 s.name,
-                writes_list(adds)
-            ));
-        } else if !s.writes.is_empty() {
-            out.push_str(&format!(
-                " `{}` is filled outside this file; here it is only emptied, by {}.",
-                s.name,
-                writes_list(&s.writes)
+                writes_list(earlier)
             ));
         }
     }
@@ -969,51 +982,126 @@ pub(crate) fn common_situations(site: &Site<'_>) -> String {
     out.trim_start().to_owned()
 }
 
-/// Whether the write `w` of `name` makes the conjunct `c` false: a removal or a clearing of a
-/// collection the conjunct tests, or an assignment of a literal of the other truth value or a
-/// value other than the one compared with. Anything else is not known to clear it.
+/// Whether the write `w` of `name` makes the conjunct `c` false: see [`after_write`].
 fn clears(c: &str, name: &str, w: &Write) -> bool {
+    after_write(c, name, w) == Some(false)
+}
+
+/// Whether the write `w` of `name` makes the conjunct `c` hold: see [`after_write`].
+fn sets(c: &str, name: &str, w: &Write) -> bool {
+    after_write(c, name, w) == Some(true)
+}
+
+/// The truth of the conjunct `c` right after the write `w` of `name`, where the texts prove
+/// it: a plain assignment of a literal to a name the conjunct tests for truth or compares
+/// with a literal (`self._closed = True` for `self._closed`, `state = None` for `state is
+/// None`); an element put in, taken out of, or a clearing of a collection the conjunct tests
+/// for that same element or for being empty (`pending.delete(scope)` for
+/// `pending.has(scope)`). A compound assignment (`flags &^= f`), a value that is not a
+/// literal, another element: not known.
+fn after_write(c: &str, name: &str, w: &Write) -> Option<bool> {
     let c = c.trim();
     let negated = c.starts_with('!') || c.starts_with("not ");
     let bare = c.trim_start_matches('!').trim_start_matches("not ").trim();
+    let text = w.text.trim().trim_end_matches(';').trim();
     match w.effect {
-        Effect::Remove | Effect::Clear => !negated,
-        Effect::Add => false,
         Effect::Assign => {
-            let Some((_, value)) = w.text.split_once('=') else {
-                return false;
-            };
-            let value = value.trim().trim_end_matches(';').trim();
-            let truth = match value {
-                "true" | "True" => Some(true),
-                "false" | "False" | "None" | "nil" | "null" | "undefined" | "0" | "\"\"" | "''"
-                | "[]" | "{}" => Some(false),
-                _ => None,
-            };
+            let value = plain_assignment(text, name)?;
             if bare == name {
-                return truth == Some(negated);
+                return literal_truth(value).map(|t| t != negated);
+            }
+            if negated || !is_literal_value(value) {
+                return None;
             }
             for (op, equal) in [
-                (" == ", true),
                 (" === ", true),
-                (" != ", false),
                 (" !== ", false),
+                (" == ", true),
+                (" != ", false),
                 (" is not ", false),
                 (" is ", true),
             ] {
                 if let Some((l, r)) = bare.split_once(op) {
-                    if l.trim() == name
-                        && !negated
-                        && is_literal_value(r)
-                        && is_literal_value(value)
-                    {
-                        return (r.trim() == value) != equal;
+                    if l.trim() == name && is_literal_value(r) {
+                        return Some((r.trim() == value) == equal);
                     }
                 }
             }
-            false
+            None
+        }
+        Effect::Add | Effect::Remove | Effect::Clear => {
+            let call = text.strip_prefix(name)?.strip_prefix('.')?;
+            let (_, args) = call.split_once('(')?;
+            let element = args.split([',', ')']).next().map(element_text);
+            let now = w.effect == Effect::Add;
+            if bare == name {
+                // A collection tested for being non-empty: an addition makes it so, a
+                // clearing empties it; a removal of one element need not.
+                return (w.effect != Effect::Remove).then_some(now != negated);
+            }
+            let (tested, inverted) = membership(bare, name)?;
+            match w.effect {
+                Effect::Clear => Some(negated != inverted),
+                _ if element.is_some_and(|e| !e.is_empty() && e == tested) => {
+                    Some(now != (negated != inverted))
+                }
+                _ => None,
+            }
         }
     }
+}
+
+/// The value of `text` when it is a plain assignment to `name` (`name = value`, not `+=`,
+/// `&^=`, `==`).
+fn plain_assignment<'a>(text: &'a str, name: &str) -> Option<&'a str> {
+    let rest = text.strip_prefix(name)?.trim_start();
+    let rest = rest.strip_prefix(":=").or_else(|| rest.strip_prefix('='))?;
+    if rest.starts_with('=') {
+        return None;
+    }
+    Some(rest.trim())
+}
+
+/// The truth of a literal value: `true`, `True`, a number other than 0 are true; `false`,
+/// `None`, `nil`, `null`, `undefined`, `0`, an empty string or collection are false.
+fn literal_truth(value: &str) -> Option<bool> {
+    match value {
+        "true" | "True" => Some(true),
+        "false" | "False" | "None" | "nil" | "null" | "undefined" | "0" | "\"\"" | "''" | "[]"
+        | "{}" => Some(false),
+        v => v.parse::<f64>().ok().map(|n| n != 0.0),
+    }
+}
+
+/// The element a membership test of the collection `name` asks for, and whether the test is
+/// the inverted form (`x not in name`): `x in name`, `name.has(x)`, `name.contains(&x)`,
+/// `name.containsKey(x)`, `name.contains_key(&x)`.
+fn membership<'a>(bare: &'a str, name: &str) -> Option<(&'a str, bool)> {
+    if let Some(e) = bare.strip_suffix(name) {
+        let e = e.trim_end();
+        if let Some(e) = e.strip_suffix(" not in") {
+            return Some((element_text(e), true));
+        }
+        if let Some(e) = e.strip_suffix(" in") {
+            return Some((element_text(e), false));
+        }
+        return None;
+    }
+    let call = bare.strip_prefix(name)?.strip_prefix('.')?;
+    let (method, args) = call.split_once('(')?;
+    if !matches!(
+        method,
+        "has" | "contains" | "containsKey" | "contains_key" | "__contains__"
+    ) {
+        return None;
+    }
+    let args = args.strip_suffix(')')?;
+    (!args.contains(',')).then(|| (element_text(args), false))
+}
+
+/// An element as written, without a borrow or spaces: `&scope` is `scope`.
+fn element_text(e: &str) -> &str {
+    e.trim().trim_start_matches('&').trim()
 }
 
 /// Whether the conjunct tests that `name` is falsy: `!name`, `not name`.

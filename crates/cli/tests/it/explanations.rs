@@ -179,6 +179,27 @@ fn facts_in_each_language() {
     assert_eq!(refs(&f, "callers"), pairs(&[("app.py", "lookup")]));
     assert_eq!(refs(&f, "handlers"), pairs(&[("app.py", "lookup")]));
 
+    // A parameter given another value before the guard is that value, not the caller's.
+    let f = facts_of(&s, &records, "the future is not done yet");
+    let future = f["state"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "future")
+        .unwrap();
+    assert_eq!(future["binding"], "local", "{future}");
+    assert_eq!(future["value"], "loop.ensure(future)", "{future}");
+    let r = records
+        .iter()
+        .find(|r| r["errorMessage"] == "the future is not done yet")
+        .unwrap();
+    let doc = r["documentation"].as_str().unwrap();
+    assert!(!doc.contains("parameter"), "{doc}");
+    assert!(
+        doc.contains("`future` comes from `loop.ensure(future)`"),
+        "{doc}"
+    );
+
     // Go: two early returns above the guard; a receiver field written by another method.
     let f = facts_of(&s, &records, "write of %d bytes exceeds the limit");
     assert_eq!(
@@ -190,6 +211,24 @@ fn facts_in_each_language() {
         ])
     );
     assert_eq!(writers(&f)["c.closed"], ["Close"]);
+    // A named result is a local of each call: nothing outlives it or sets it in another call.
+    let dial = facts_of(&s, &records, "dial %q failed: %w");
+    let err = dial["state"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "err")
+        .unwrap();
+    assert_eq!(err["binding"], "local", "{err}");
+    let r = records
+        .iter()
+        .find(|r| r["errorMessage"] == "dial %q failed: %w")
+        .unwrap();
+    assert!(
+        !r.to_string().contains("in an earlier call"),
+        "{}",
+        r["triggerScenarios"]
+    );
     assert_eq!(refs(&f, "callers"), pairs(&[("use.go", "Send")]));
     let sentinel = facts_of(&s, &records, "conn is closed");
     assert!(sentinel["function"].is_null());

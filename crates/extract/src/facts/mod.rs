@@ -153,6 +153,7 @@ impl<'t, 's> FileFacts<'t, 's> {
             .flat_map(|f| f.parameters.iter().map(|p| p.name.as_str()))
             .collect();
         let scope = fidx.map(|f| path[f]).unwrap_or(self.root);
+        let results = fidx.map(|f| self.result_names(path[f])).unwrap_or_default();
         // The names of the guards first, then those of the checks passed above the site.
         let mut names: Vec<(String, bool)> = Vec::new();
         for guard in [true, false] {
@@ -215,9 +216,15 @@ impl<'t, 's> FileFacts<'t, 's> {
                     ConfigSource::Config,
                 );
             }
-            let (binding, value) = if params.contains(&root) {
+            let local = self.local_value(scope, root, line);
+            let (binding, value) = if params.contains(&root) && local.is_none() {
                 (Binding::Parameter, None)
-            } else if let Some(v) = self.local_value(scope, root, line) {
+            } else if results.iter().any(|r| r == root) {
+                // A named result of a Go function is a local of each call.
+                (Binding::Local, None)
+            } else if let Some(v) = local {
+                // A parameter given another value above the site (`future =
+                // ensure_future(future)`) is that value now, not what the caller passed.
                 if let Some(v) = v.as_ref().filter(|_| guard) {
                     config_texts.push(v.clone());
                 }
@@ -443,6 +450,24 @@ impl<'t, 's> FileFacts<'t, 's> {
     }
 
     /// The names of a function's parameters, without the receiver (`self`).
+    /// The names of a Go function's named results (`func f() (n int, err error)`).
+    fn result_names(&self, function: Node<'_>) -> Vec<String> {
+        let Some(list) = function
+            .child_by_field_name("result")
+            .filter(|r| r.kind() == "parameter_list")
+        else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for p in named(list) {
+            let mut c = p.walk();
+            for n in p.children_by_field_name("name", &mut c) {
+                out.push(self.text(n));
+            }
+        }
+        out
+    }
+
     pub(crate) fn parameter_names(&self, function: Node<'_>) -> Vec<String> {
         self.parameters(function)
             .into_iter()
