@@ -58,7 +58,10 @@ pub fn explain(store: &Store, text: &str, limit: usize) -> errata_store::Result<
     let mut rows = store.match_rows_for_words(&words)?;
     let segments = errata_matcher::trace::segments(text);
     let frames = frame_lines(&segments);
-    let at: Vec<(&str, u32)> = frames.iter().map(|(f, l)| (f.as_str(), *l)).collect();
+    let at: Vec<(&str, u32, Option<&str>)> = frames
+        .iter()
+        .map(|(f, l, function)| (f.as_str(), *l, function.as_deref()))
+        .collect();
     let framed = store.match_rows_at(&at)?;
     if !framed.is_empty() {
         let known: std::collections::HashSet<String> = rows.iter().map(|r| r.id.clone()).collect();
@@ -208,7 +211,7 @@ fn quoted_raise(store: &Store, mut a: Answer, text: &str) -> errata_store::Resul
         let path = head(record.get()).map(|h| h.file_path).unwrap_or_default();
         let on_stack = frames
             .iter()
-            .any(|(f, _)| path == *f || path.ends_with(&format!("/{f}")));
+            .any(|(f, _, _)| path == *f || path.ends_with(&format!("/{f}")));
         a.matches
             .retain(|m| head(m.record.get()).is_none_or(|h| h.id != id));
         found.push((
@@ -311,14 +314,18 @@ fn answer(store: &Store, entries: &[MatchEntry], hits: &[Hit]) -> errata_store::
     Ok(Answer { matches })
 }
 
-/// The file names and lines of the frames of a text's traces, at most 64.
-fn frame_lines(segments: &[errata_matcher::Segment]) -> Vec<(String, u32)> {
-    let mut out: Vec<(String, u32)> = Vec::new();
+/// The file names, lines and function names of the frames of a text's traces, at most 64.
+fn frame_lines(segments: &[errata_matcher::Segment]) -> Vec<(String, u32, Option<String>)> {
+    let mut out: Vec<(String, u32, Option<String>)> = Vec::new();
     for f in segments.iter().flat_map(|s| &s.frames) {
         let Some(line) = f.line else { continue };
         let name = errata_matcher::trace::file_name(&f.file).to_owned();
-        if !out.iter().any(|(n, l)| *n == name && *l == line) {
-            out.push((name, line));
+        if !out.iter().any(|(n, l, _)| *n == name && *l == line) {
+            let function = f
+                .function
+                .as_deref()
+                .map(|f| errata_matcher::trace::function_name(f).to_owned());
+            out.push((name, line, function));
         }
         if out.len() == 64 {
             break;

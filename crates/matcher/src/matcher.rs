@@ -10,7 +10,7 @@ use crate::prefilter::Prefilter;
 use crate::signature::Signature;
 use crate::similar;
 use crate::template::{self, Refused, Shape};
-use crate::trace::{same_file, Frame};
+use crate::trace::{function_name, same_file, Frame};
 
 /// Text beyond this many bytes of a line is not matched: no error message is that long, and
 /// the bound keeps a 10 MB line from costing more than a normal one.
@@ -121,6 +121,9 @@ pub struct Matcher {
     in_tests: Vec<bool>,
     /// Line → the entries there, for the frames of a trace.
     by_line: foldhash::HashMap<u32, Vec<u32>>,
+    /// Function name → the entries raising in a function of that name, for the frames of a
+    /// trace from another release.
+    by_function: foldhash::HashMap<Box<str>, Vec<u32>>,
     /// Record id → its entry, made the first time one is asked for.
     by_id: OnceLock<foldhash::HashMap<Box<str>, u32>>,
 }
@@ -236,11 +239,21 @@ impl Matcher {
             })
             .collect();
         let mut by_line: foldhash::HashMap<u32, Vec<u32>> = foldhash::HashMap::default();
+        let mut by_function: foldhash::HashMap<Box<str>, Vec<u32>> = foldhash::HashMap::default();
         for (i, e) in entries.iter().enumerate() {
             by_line.entry(e.line_number).or_default().push(i as u32);
+            if let Some(f) = &e.function {
+                match by_function.get_mut(f.as_str()) {
+                    Some(list) => list.push(i as u32),
+                    None => {
+                        by_function.insert(f.as_str().into(), vec![i as u32]);
+                    }
+                }
+            }
         }
         let matcher = Matcher {
             by_line,
+            by_function,
             by_id: OnceLock::new(),
             entries,
             templates,
@@ -356,7 +369,12 @@ impl Matcher {
                 },
                 usize::MAX,
             );
-            let framed = self.at_innermost_frame(&seg.frames, &found);
+            let class = seg
+                .text
+                .lines()
+                .next()
+                .and_then(|first| input::read_line(first).class);
+            let framed = self.at_innermost_frame(&seg.frames, class.as_deref(), &found);
             hits.extend(found);
             hits.extend(framed);
         }
@@ -401,18 +419,40 @@ impl Matcher {
     }
 
     /// The records at the line of the innermost frame that is at one (a frame of the code
-    /// the records are of, where its error was raised), other than those already `found`.
-    fn at_innermost_frame(&self, frames: &[Frame], found: &[Hit]) -> Vec<Hit> {
-        for f in frames.iter().take(32) {
-            let Some(line) = f.line else { continue };
-            let Some(at) = self.by_line.get(&line) else {
-                continue;
-            };
-            let here: Vec<u32> = at
-                .iter()
-                .copied()
-                .filter(|&e| same_file(&f.file, &self.entries[e as usize].file_path))
-                .collect();
+    /// the records are of, where its error was raised), other than those already `found`. The
+    /// innermost frame of all, where the error was made, names by its function when it is of
+    /// another release, whose lines have moved: the records of the trace's `class` that raise
+    /// in the frame's function of that file. An outer frame's function only called on.
+    fn at_innermost_frame(&self, frames: &[Frame], class: Option<&str>, found: &[Hit]) -> Vec<Hit> {
+        let class = class.filter(|c| is_specific_class(c)).map(last_segment);
+        for (i, f) in frames.iter().take(32).enumerate() {
+            let in_file = |e: &u32| same_file(&f.file, &self.entries[*e as usize].file_path);
+            let mut here: Vec<u32> = f
+                .line
+                .and_then(|line| self.by_line.get(&line))
+                .map(|at| at.iter().copied().filter(in_file).collect())
+                .unwrap_or_default();
+            if here.is_empty() && i == 0 {
+                let (Some(class), Some(function)) = (class, &f.function) else {
+                    continue;
+                };
+                here = self
+                    .by_function
+                    .get(function_name(function))
+                    .map(|at| {
+                        at.iter()
+                            .copied()
+                            .filter(in_file)
+                            .filter(|&e| {
+                                self.entries[e as usize]
+                                    .error_class
+                                    .as_deref()
+                                    .is_some_and(|c| last_segment(c) == class)
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default();
+            }
             if here.is_empty() {
                 continue;
             }
@@ -826,15 +866,6 @@ fn frame_evidence(entry: &MatchEntry, frames: &[Frame]) -> u32 {
         .unwrap_or(0)
 }
 
-/// A frame's function without its module, class or receiver: `nextNode` of
-/// `java.util.HashMap$HashIterator.nextNode`, `object` of `encoding/json.(*decodeState).object`,
-/// `enter` of `tokio::runtime::context::enter`.
-fn function_name(frame: &str) -> &str {
-    let f = frame.trim_end_matches("()");
-    let f = f.rsplit("::").next().unwrap_or(f);
-    f.rsplit(['.', '/', ' ']).next().unwrap_or(f)
-}
-
 /// Whether a class named in front of a message says which error it is: not one that a runtime
 /// or a wrapper puts in front of errors of every kind (`Error:`, `Exception:`, `panic:`).
 fn is_specific_class(class: &str) -> bool {
@@ -844,12 +875,15 @@ fn is_specific_class(class: &str) -> bool {
     )
 }
 
+/// A class without its package or module: `NoSuchFileException` of
+/// `java.nio.file.NoSuchFileException`, `JSONDecodeError` of `json.decoder.JSONDecodeError`.
+fn last_segment(class: &str) -> &str {
+    class.rsplit(['.', ':']).next().unwrap_or(class)
+}
+
 fn class_matches(entry: &MatchEntry, line: &Line) -> bool {
-    fn last(s: &str) -> &str {
-        s.rsplit(['.', ':']).next().unwrap_or(s)
-    }
     let class = match (&entry.error_class, &line.class) {
-        (Some(a), Some(b)) => last(a) == last(b),
+        (Some(a), Some(b)) => last_segment(a) == last_segment(b),
         _ => false,
     };
     let code = match (&entry.error_code, &line.code) {
@@ -987,6 +1021,42 @@ mod tests {
         assert_eq!(explained(&m, trace), [("auth".to_owned(), true)]);
         // At another line of the file, the frame names nothing.
         assert!(explained(&m, &trace.replace("line 662", "line 640")).is_empty());
+    }
+
+    #[test]
+    fn the_innermost_frame_of_another_release_names_its_function_s_raise_of_the_class() {
+        // `return new NoSuchFileException(file, other, null)` in `translateToIOException`:
+        // nothing of the message is literal, and the trace is of a release where the line
+        // was 86.
+        let mut raise = entry(
+            "nsfe",
+            "{file}",
+            "(.*)",
+            "java.base/sun/nio/fs/UnixException.java",
+            92,
+        );
+        raise.error_class = Some("NoSuchFileException".into());
+        raise.function = Some("translateToIOException".into());
+        let mut other = entry(
+            "denied",
+            "{file}",
+            "(.*)",
+            "java.base/sun/nio/fs/UnixException.java",
+            90,
+        );
+        other.error_class = Some("AccessDeniedException".into());
+        other.function = Some("translateToIOException".into());
+        let m = matcher(vec![raise, other]);
+        let trace = "java.nio.file.NoSuchFileException: /home/user/1.jar\n    at sun.nio.fs.UnixException.translateToIOException(UnixException.java:86)\n    at sun.nio.fs.UnixException.rethrowAsIOException(UnixException.java:102)\n    at java.nio.file.Files.readAllBytes(Files.java:3152)";
+        assert_eq!(explained(&m, trace), [("nsfe".to_owned(), true)]);
+        // Another class of exception made there: not this raise.
+        assert!(explained(&m, &trace.replace("NoSuchFile", "FileSystem")).is_empty());
+        // A caller's frame only called on: its function's raises are not this error.
+        let called = trace.replace(
+            "    at sun.nio.fs.UnixException.translateToIOException(UnixException.java:86)\n",
+            "    at app.Main.load(Main.java:3)\n    at sun.nio.fs.UnixException.translateToIOException(UnixException.java:86)\n",
+        );
+        assert!(explained(&m, &called).is_empty());
     }
 
     #[test]

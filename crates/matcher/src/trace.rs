@@ -426,6 +426,15 @@ pub fn segments(text: &str) -> Vec<Segment> {
     segments
 }
 
+/// A frame's function without its module, class or receiver: `nextNode` of
+/// `java.util.HashMap$HashIterator.nextNode`, `object` of `encoding/json.(*decodeState).object`,
+/// `enter` of `tokio::runtime::context::enter`.
+pub fn function_name(frame: &str) -> &str {
+    let f = frame.trim_end_matches("()");
+    let f = f.rsplit("::").next().unwrap_or(f);
+    f.rsplit(['.', '/', ' ']).next().unwrap_or(f)
+}
+
 /// The last component of a path, `/` or `\\` separated: what a frame and a record share first.
 pub fn file_name(path: &str) -> &str {
     path.rsplit(['/', '\\']).next().unwrap_or(path)

@@ -786,10 +786,12 @@ impl Store {
         )
     }
 
-    /// The records at the lines of stack frames: each `(file, line)` names a file by its last
-    /// path component (`decoder.py`), and the records of every file so named at that line are
-    /// returned (the caller compares the paths further). Ordered as [`Store::match_rows`].
-    pub fn match_rows_at(&self, frames: &[(&str, u32)]) -> Result<Vec<MatchEntry>> {
+    /// The records at the lines of stack frames, or in their functions: each `(file, line,
+    /// function)` names a file by its last path component (`decoder.py`), and the records of
+    /// every file so named at that line, or raising in a function of that name (a frame of
+    /// another release, whose lines have moved), are returned (the caller compares the paths
+    /// further). Ordered as [`Store::match_rows`].
+    pub fn match_rows_at(&self, frames: &[(&str, u32, Option<&str>)]) -> Result<Vec<MatchEntry>> {
         if frames.is_empty() {
             return Ok(Vec::new());
         }
@@ -798,7 +800,7 @@ impl Store {
             &format!(
                 "SELECT {MATCH_COLUMNS} FROM records WHERE seq IN (
                      SELECT r.seq FROM records AS r, json_each(?1) AS f
-                     WHERE r.line_number = f.value ->> 1
+                     WHERE (r.line_number = f.value ->> 1 OR r.function = f.value ->> 2)
                      AND (r.file_path = f.value ->> 0
                           OR substr(r.file_path, -length(f.value ->> 0) - 1) = '/' || (f.value ->> 0)))
                  ORDER BY 9, 3, 4, 1"
