@@ -162,6 +162,21 @@ fn facts_in_each_language() {
         pairs(&[("kind !== \"high\" && kind !== \"low\"", "case")])
     );
 
+    // Cases without statements of their own fall through: each of their values leads here.
+    let f = facts_of(&s, &records, "the ${kind} queue was removed");
+    assert_eq!(
+        conditions(&f),
+        pairs(&[("kind === \"fifo\" || kind === \"lifo\"", "case")])
+    );
+    let f = facts_of(&s, &records, "a return before the super call");
+    assert_eq!(
+        conditions(&f),
+        pairs(&[
+            ("opcode == IRETURN || opcode == ARETURN", "case"),
+            ("!called", "if")
+        ])
+    );
+
     // Python: the elif side of an `if`/`and`, negated by De Morgan; fields of self written in
     // other methods; a caller and a handler in another file.
     let f = facts_of(&s, &records, "unknown key {key}");

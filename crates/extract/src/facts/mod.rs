@@ -764,7 +764,11 @@ impl<'t, 's> FileFacts<'t, 's> {
                     None => m,
                 }
             }
-            "switch_case" => format!("{subject_text} === {v}"),
+            "switch_case" => v
+                .split(", ")
+                .map(|alt| format!("{subject_text} === {alt}"))
+                .collect::<Vec<_>>()
+                .join(" || "),
             "case_clause" if !is_identifier(&v.replace('.', "")) && !is_literal(&v) => return None,
             _ if v.contains(',') => v
                 .split(',')
@@ -788,7 +792,58 @@ impl<'t, 's> FileFacts<'t, 's> {
             })?;
         let v = self.text(value);
         let v = v.strip_prefix("case ").unwrap_or(&v).trim().to_owned();
-        (!v.is_empty()).then_some((value, v))
+        if v.is_empty() {
+            return None;
+        }
+        // The labels of a C-like `switch` that share the statements: Java's `case A: case B:`
+        // of one group, and the empty cases that fall through into this one.
+        let mut alts = Vec::new();
+        if matches!(case.kind(), "switch_case" | "switch_block_statement_group") {
+            let mut prev = case.prev_named_sibling();
+            while let Some(p) = prev.filter(|p| p.kind() == case.kind() && self.is_empty_case(*p)) {
+                alts.extend(self.labels(p));
+                prev = p.prev_named_sibling();
+            }
+            alts.reverse();
+            alts.extend(self.labels(case));
+        }
+        if alts.len() > 1 && !alts.iter().any(|a| a == "default" || a.contains(',')) {
+            return Some((value, alts.join(", ")));
+        }
+        Some((value, v))
+    }
+
+    /// The values of a C-like case's labels, each without `case` (`A`, `B` of Java's `case A:
+    /// case B:`); `default` for a default label.
+    fn labels(&self, case: Node<'_>) -> Vec<String> {
+        let strip = |t: String| t.strip_prefix("case ").unwrap_or(&t).trim().to_owned();
+        match case.kind() {
+            "switch_block_statement_group" => named(case)
+                .into_iter()
+                .filter(|n| n.kind() == "switch_label")
+                .map(|n| match strip(self.text(n)) {
+                    t if t.is_empty() => "default".to_owned(),
+                    t => t,
+                })
+                .collect(),
+            _ => vec![case
+                .child_by_field_name("value")
+                .map_or_else(|| "default".to_owned(), |v| strip(self.text(v)))],
+        }
+    }
+
+    /// Whether a C-like case has no statements of its own: it falls through to the next.
+    fn is_empty_case(&self, case: Node<'_>) -> bool {
+        match case.kind() {
+            "switch_block_statement_group" => named(case)
+                .into_iter()
+                .all(|n| n.kind() == "switch_label" || n.kind().contains("comment")),
+            _ => {
+                let mut c = case.walk();
+                let empty = case.children_by_field_name("body", &mut c).next().is_none();
+                empty
+            }
+        }
     }
 
     /// The condition of the default arm: the subject is none of the other arms' values.
