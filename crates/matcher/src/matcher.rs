@@ -1147,6 +1147,11 @@ mod tests {
             "object"
         );
         assert_eq!(function_name("tokio::runtime::context::enter"), "enter");
+        assert_eq!(
+            function_name("HTTPDefaultErrorHandler.http_error_default(self, req, fp, code)"),
+            "http_error_default"
+        );
+        assert_eq!(function_name("main.run(0xc000012345, 0x1)"), "run");
     }
 
     #[test]

@@ -70,6 +70,11 @@ re!(
     PY_FRAME,
     r#"^\s+File "(.+?)", line (\d+)(?:, in (.+?))?\s*$"#
 );
+// IPython and Jupyter: `File /x/y.py:12, in Cls.fn(self, a)`, `File C:\\Lib\\y.py:12, in fn()`.
+re!(
+    IPY_FRAME,
+    r"^\s*File (\S.*?\.pyw?):(\d+)(?:, in (.+?))?\s*$"
+);
 re!(PY_HEADER, r"^Traceback \(most recent call last\):\s*$");
 re!(
     PY_CHAIN,
@@ -186,9 +191,23 @@ impl Grouper {
             }
             return done;
         }
+        if matches!(self.state, State::Idle | State::Message) && IPY_FRAME.is_match(line) {
+            // IPython's traceback, its header aside: frames outermost first, each with its
+            // source, then the exception.
+            let done = self.flush();
+            self.state = State::PythonFrames;
+            self.reversed = true;
+            let frame = self.frame(line);
+            self.pending.frames.extend(frame);
+            self.after_py_frame = true;
+            return done;
+        }
+        if self.state == State::PythonFrames && is_ipython_source(line) {
+            return None;
+        }
         if self.state != State::Idle {
             if let Some(frame) = self.frame(line) {
-                let python = PY_FRAME.is_match(line);
+                let python = PY_FRAME.is_match(line) || IPY_FRAME.is_match(line);
                 if self.state == State::Message && python && self.pending.frames.is_empty() {
                     // A traceback pasted below its message: outermost frame first, as ever.
                     self.reversed = true;
@@ -275,6 +294,8 @@ impl Grouper {
             {
                 false
             }
+            // IPython's frames are not indented: `File /x/y.py:12, in fn()`.
+            b'F' if line.starts_with("File ") => false,
             // Go function lines come unindented between file lines.
             _ => !self.functions_follow && self.state != State::PythonFrames,
         }
@@ -319,7 +340,7 @@ impl Grouper {
                 function: Some(function),
             });
         }
-        if let Some(c) = PY_FRAME.captures(line) {
+        if let Some(c) = PY_FRAME.captures(line).or_else(|| IPY_FRAME.captures(line)) {
             return Some(Frame {
                 file: c[1].to_owned(),
                 line: c[2].parse().ok(),
@@ -430,9 +451,40 @@ pub fn segments(text: &str) -> Vec<Segment> {
 /// `java.util.HashMap$HashIterator.nextNode`, `object` of `encoding/json.(*decodeState).object`,
 /// `enter` of `tokio::runtime::context::enter`.
 pub fn function_name(frame: &str) -> &str {
-    let f = frame.trim_end_matches("()");
+    let f = without_arguments(frame.trim());
     let f = f.rsplit("::").next().unwrap_or(f);
     f.rsplit(['.', '/', ' ']).next().unwrap_or(f)
+}
+
+/// A source line IPython shows under a frame: `--> 613     raise X(…)`, `    612 def f():`,
+/// or with links, `--> [613](file:///…) raise X(…)`.
+fn is_ipython_source(line: &str) -> bool {
+    let t = line.strip_prefix("-->").unwrap_or(line).trim_start();
+    let t = t.strip_prefix('[').unwrap_or(t);
+    line.starts_with("-->")
+        || (line.starts_with(' ') && t.starts_with(|c: char| c.is_ascii_digit()))
+}
+
+/// A function without the argument list a frame may print after it: IPython's
+/// `http_error_default(self, req, fp)`, Go's `main.run(0xc000012345, 0x1)`.
+fn without_arguments(f: &str) -> &str {
+    if !f.ends_with(')') {
+        return f;
+    }
+    let mut depth = 0usize;
+    for (i, c) in f.char_indices().rev() {
+        match c {
+            ')' => depth += 1,
+            '(' => {
+                depth -= 1;
+                if depth == 0 {
+                    return f[..i].trim_end();
+                }
+            }
+            _ => {}
+        }
+    }
+    f
 }
 
 /// The last component of a path, `/` or `\\` separated: what a frame and a record share first.
@@ -684,6 +736,29 @@ json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)"#,
             ("java/util/TimSort.java".to_owned(), Some(868))
         );
         assert_eq!(s.len(), 2);
+    }
+
+    #[test]
+    fn an_ipython_traceback_gives_its_frames_innermost_first() {
+        let s = group("File ~/env/lib/python3.8/concurrent/futures/_base.py:444, in Future.result(self, timeout)\n    442     raise CancelledError()\n--> 444     return self.__get_result()\nFile C:\\Python313\\Lib\\urllib\\request.py:613, in HTTPDefaultErrorHandler.http_error_default(self, req)\n    [612](file:///C:/Python313/Lib/urllib/request.py:612) def http_error_default(self, req):\n--> [613](file:///C:/Python313/Lib/urllib/request.py:613)     raise HTTPError(req.full_url)\n\nHTTPError: HTTP Error 403: Forbidden");
+        assert_eq!(s.len(), 1, "{s:?}");
+        assert_eq!(s[0].text, "HTTPError: HTTP Error 403: Forbidden");
+        let frames: Vec<(&str, Option<u32>)> = s[0]
+            .frames
+            .iter()
+            .map(|f| (f.file.as_str(), f.line))
+            .collect();
+        assert_eq!(
+            frames,
+            [
+                ("C:\\Python313\\Lib\\urllib\\request.py", Some(613)),
+                ("~/env/lib/python3.8/concurrent/futures/_base.py", Some(444))
+            ]
+        );
+        assert_eq!(
+            function_name(s[0].frames[0].function.as_deref().unwrap()),
+            "http_error_default"
+        );
     }
 
     #[test]
