@@ -127,7 +127,7 @@ impl Rules for Go {
                 // type's own printf to its error log, whatever the receiver is called.
                 let own_logf = method == "logf";
                 if !is_logger(receiver) && !own_logf {
-                    return None;
+                    return self.fatal(node, receiver, method, &args, cx);
                 }
                 let sev = if own_logf {
                     Severity::Warning
@@ -195,6 +195,35 @@ impl Rules for Go {
 }
 
 impl Go {
+    /// `base.Fatalf("go: cannot find main module; …")`: a package's own function that prints
+    /// its message and ends the program, called through the package's name. Short receivers
+    /// (`t.Fatalf`, `b.Fatal` of a test, `f.Fatalf`) are values, not packages.
+    fn fatal<'t>(
+        &self,
+        node: Node<'t>,
+        receiver: &str,
+        method: &str,
+        args: &[Node<'t>],
+        cx: &Cx<'_>,
+    ) -> Option<Found<'t>> {
+        if !matches!(method, "Fatalf" | "Fatal" | "Fatalln" | "Exitf")
+            || receiver.len() < 3
+            || !receiver
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        {
+            return None;
+        }
+        let arg = *args.first()?;
+        let message = if method.ends_with('f') {
+            let t = self.message(arg, cx, 0)?;
+            self.formatted(&t, &args[1..], cx)
+        } else {
+            self.message(arg, cx, 0)?
+        };
+        Some(Found::new(node, message, ErrorType::Exit).severity(Severity::Fatal))
+    }
+
     /// A `return` of an error type's `Error() string` method: the text the type's errors
     /// print, such as `"strconv." + e.Func + ": parsing " + Quote(e.Num) + ": " + e.Err.Error()`.
     /// A return with too little literal text to recognise (`e.Op + " " + e.Path`) is none.

@@ -430,6 +430,9 @@ pub(crate) fn triggers(lang: Lang) -> (&'static [&'static str], &'static [&'stat
                 // The runtime's `throw("…")` and `fatal("…")`.
                 "throw(",
                 "fatal(",
+                // A package's own `base.Fatalf("go: …")`.
+                ".Fatal",
+                ".Exitf(",
             ],
             LOGGERS,
         ),
@@ -543,6 +546,8 @@ fn in_site_shape(lang: Lang, word: &str, src: &[u8], start: usize, end: usize) -
         (Lang::Rust, _) => name_then(b'!'),
         // A method `Error() string`: the text of an error type.
         (Lang::Go, "Error() string" | "Error{") => true,
+        // `.Fatalf(`, `.Fatal(`, `.Fatalln(`.
+        (Lang::Go, ".Fatal") => name_then(b'('),
         _ => called(),
     }
 }
