@@ -942,6 +942,11 @@ pub(crate) fn type_guard(site: &Site<'_>) -> String {
         }
         // A literal panic value prints as itself: compared whole, a short text ("nil") does not
         // match every other panic that holds it.
+        // The program prints it and exits: its output is what a caller sees.
+        Lang::Go if site.error_type == ErrorType::Exit => format!(
+            "// the program prints it to stderr and exits with status 1\nfunc isThisExit(stderr string) bool {{\n\treturn strings.Contains(stderr, {})\n}}",
+            quoted(&longest_line_fragment(site.message))
+        ),
         Lang::Go if site.error_type == ErrorType::Panic && !has_placeholder(site.message) => format!(
             "func isThisPanic(r any) bool {{\n\treturn r != nil && fmt.Sprint(r) == {}\n}}",
             quoted(site.message)
@@ -1130,6 +1135,11 @@ pub(crate) fn try_catch(site: &Site<'_>, strategy: HandlingStrategy) -> String {
             // checked exception, so the handler is a method the catch block calls.
             None => format!("// Call from the catch block around the code that reaches {}\nstatic void handle({class} e) throws {class} {{\n    if (!isThisError(e)) throw e;\n    {handle}\n}}", reaches()),
         },
+        // An exit ends the process: only a parent that runs the program sees it.
+        Lang::Go if site.error_type == ErrorType::Exit => format!(
+            "// The program exits at {}: run it as a child process and read its stderr.\nvar stderr bytes.Buffer\ncmd := exec.Command(program, args...)\ncmd.Stderr = &stderr\nif err := cmd.Run(); err != nil {{\n\tif isThisExit(stderr.String()) {{\n\t\t{handle}\n\t}}\n\treturn err\n}}",
+            reaches()
+        ),
         Lang::Go if matches!(site.error_type, ErrorType::Panic | ErrorType::Assertion) => {
             let body = the_call.unwrap_or_else(|| format!("// the code that reaches {}", reaches()));
             format!("func() {{\n\tdefer func() {{\n\t\tif r := recover(); r != nil {{\n\t\t\tif !isThisPanic(r) {{\n\t\t\t\tpanic(r)\n\t\t\t}}\n\t\t\t{handle}\n\t\t}}\n\t}}()\n\t{body}\n}}()")

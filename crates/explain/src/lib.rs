@@ -326,6 +326,31 @@ mod tests {
     }
 
     #[test]
+    fn a_go_program_that_exits_is_recognised_by_its_output() {
+        let none = Facts::default();
+        let mut s = site(Lang::Go, None, "go: cannot find main module; see %s", &none);
+        s.error_type = ErrorType::Exit;
+        let e = explain(&s);
+        assert!(
+            e.type_guard.contains("func isThisExit(stderr string) bool")
+                && e.type_guard
+                    .contains("\"go: cannot find main module; see\""),
+            "{}",
+            e.type_guard
+        );
+        assert!(
+            e.try_catch_pattern.contains("exec.Command"),
+            "{}",
+            e.try_catch_pattern
+        );
+        assert!(
+            !e.try_catch_pattern.contains("isThisError"),
+            "{}",
+            e.try_catch_pattern
+        );
+    }
+
+    #[test]
     fn what_a_site_does_is_said_as_the_code_does_it() {
         let none = Facts::default();
         // A Go sentinel is declared, not returned, where its record points.
