@@ -272,6 +272,28 @@ fn relink(
     facts.handlers = found_handlers;
     facts.tests = found_tests;
     facts.entry = found_entry;
+    // An error made by a builder of another file that gives it a fixed code (npm's commands
+    // call `this.usageError(…)`, whose base class makes it with `EUSAGE`) carries that code.
+    // A code found so before is looked up again: the builder may have changed.
+    let derived = facts.code_from.is_some();
+    let built = (derived || item.record.error_code.is_none())
+        .then(|| builder_code(index, &item.record, fam))
+        .flatten();
+    let code_changed = match built {
+        Some((code, from)) => {
+            let changed = item.record.error_code.as_ref() != Some(&code)
+                || facts.code_from.as_ref() != Some(&from);
+            item.record.error_code = Some(code);
+            facts.code_from = Some(from);
+            changed
+        }
+        None if derived => {
+            item.record.error_code = None;
+            facts.code_from = None;
+            true
+        }
+        None => false,
+    };
     let explanation = explain_record(&item.record, &facts)?;
     let by_model = errata_store::written_by_model(item.sources.as_deref());
     let fields: Vec<&str> = FIELDS
@@ -280,11 +302,54 @@ fn relink(
         .filter(|f| !by_model.contains_key(*f))
         .collect();
     let rewritten = explanation.apply(&mut item.record, Some(&fields));
-    if links_unchanged && !rewritten {
+    if links_unchanged && !rewritten && !code_changed {
         return None;
     }
     item.facts = serde_json::to_string(&facts).ok()?;
     Some(item)
+}
+
+/// The code the builder a JavaScript record's raising line calls gives every error it makes
+/// (a [`RefKind::Builds`] reference of the repository), when all builders of that name agree,
+/// with the first builder.
+fn builder_code(
+    index: &RefIndex,
+    record: &errata_model::Record,
+    fam: u8,
+) -> Option<(String, Reference)> {
+    if !matches!(
+        record.file_path.rsplit('.').next(),
+        Some("js" | "mjs" | "cjs" | "ts" | "mts" | "cts" | "jsx" | "tsx")
+    ) {
+        return None;
+    }
+    let at = record.line_number.checked_sub(record.source_code_start)? as usize;
+    let line = record.source_code.lines().nth(at)?;
+    let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    // Each name called on the line, in order: `usageError` of `throw this.usageError('…')`.
+    let mut rest = line;
+    while let Some(open) = rest.find('(') {
+        let before = rest[..open].trim_end();
+        let name = &before[before.trim_end_matches(ident).len()..];
+        rest = &rest[open + 1..];
+        if name.is_empty() {
+            continue;
+        }
+        let builds = index.get(RefKind::Builds, name, fam);
+        let Some(first) = builds.first() else {
+            continue;
+        };
+        if !builds.iter().all(|b| b.text == first.text) {
+            return None;
+        }
+        let from = Reference {
+            function: Some(name.to_owned()),
+            text: String::new(),
+            ..reference(first, true)
+        };
+        return Some((first.text.clone(), from));
+    }
+    None
 }
 
 /// The name a Go sentinel record is returned by: its class, when it is declared outside any

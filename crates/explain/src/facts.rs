@@ -46,6 +46,10 @@ pub struct Facts {
     /// or the command the site runs under (filled once the whole tree is read).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub entry: Option<Entry>,
+    /// The builder of another file that gives the error its code (npm's `usageError()`, which
+    /// makes every error with `EUSAGE`), found once the whole tree is read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code_from: Option<Reference>,
 }
 
 /// The value a Rust `.expect(…)` unwraps.

@@ -604,8 +604,17 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
     if let Some(s) = site.status {
         doc.push_str(&format!(" The response carries HTTP status {s}."));
     }
-    if let Some(c) = site.code {
-        doc.push_str(&format!(" Its code is `{c}`."));
+    match (site.code, &facts.code_from) {
+        (Some(c), Some(from)) => doc.push_str(&format!(
+            " Its code is `{c}`, which {} ({}:{}) gives every error it makes.",
+            from.function
+                .as_deref()
+                .map_or_else(|| "its builder".to_owned(), |f| format!("`{f}()`")),
+            from.file,
+            from.line
+        )),
+        (Some(c), None) => doc.push_str(&format!(" Its code is `{c}`.")),
+        (None, _) => {}
     }
     doc
 }

@@ -339,6 +339,9 @@ pub enum RefKind {
     /// A test that expects an error of a class (`pytest.raises(X, match=…)`): its text is the
     /// pattern, [`EXPECT_SEPARATOR`], and the call that raises it.
     Expect,
+    /// A function or method that makes an error with a fixed code (npm's `usageError(prefix) {
+    /// return Object.assign(new Error(…), { code: 'EUSAGE' }) }`): its text is the code.
+    Builds,
 }
 
 /// Between the pattern and the call in the text of a [`RefKind::Expect`] reference.
@@ -352,6 +355,7 @@ impl RefKind {
             RefKind::Handler => "handler",
             RefKind::Use => "use",
             RefKind::Expect => "expect",
+            RefKind::Builds => "builds",
         }
     }
 
@@ -363,6 +367,7 @@ impl RefKind {
             RefKind::Handler,
             RefKind::Use,
             RefKind::Expect,
+            RefKind::Builds,
         ]
         .into_iter()
         .find(|k| k.as_str() == s)

@@ -179,7 +179,10 @@ impl RefIndex {
     /// [`Store::ref_index`]); [`RefIndex::finish`] puts the lists back in file order.
     pub fn add(&mut self, path: &str, fam: u8, refs: &[Ref], names: &HashSet<String>) {
         let file = FileOf::new(path, fam);
-        for r in refs.iter().filter(|r| names.contains(&r.name)) {
+        for r in refs
+            .iter()
+            .filter(|r| r.kind == RefKind::Builds || names.contains(&r.name))
+        {
             self.insert(&file, r.kind, &r.name, usize::MAX, || Found {
                 file: path.to_owned(),
                 line: r.line,
@@ -370,7 +373,9 @@ impl Store {
                 let Some((kind, name, at, function, text)) = ref_fields(line) else {
                     continue;
                 };
-                if !names.contains(name) {
+                // The few builders of errors with a code are all wanted: the records they
+                // make are known by the call of the builder, not by a name of their own.
+                if kind != RefKind::Builds && !names.contains(name) {
                     continue;
                 }
                 index.insert(&file, kind, name, limit, || Found {
@@ -405,7 +410,8 @@ impl Store {
         let tx = self.conn.transaction()?;
         {
             let mut update = tx.prepare_cached(
-                "UPDATE records SET json = ?2, facts = ?3, sources = ?4 WHERE id = ?1",
+                "UPDATE records SET json = ?2, facts = ?3, sources = ?4, error_code = ?5
+                 WHERE id = ?1",
             )?;
             for e in items {
                 let json =
@@ -413,7 +419,13 @@ impl Store {
                         id: e.record.id.clone(),
                         source,
                     })?;
-                update.execute(params![e.record.id, json, e.facts, e.sources])?;
+                update.execute(params![
+                    e.record.id,
+                    json,
+                    e.facts,
+                    e.sources,
+                    e.record.error_code
+                ])?;
             }
         }
         tx.commit()?;

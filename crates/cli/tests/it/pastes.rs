@@ -219,6 +219,15 @@ fn pastes_of_each_miss_class_find_their_site() {
         "proj/handlers.py",
         "from errors import HTTPError\n\n\nclass DefaultHandler:\n    def http_error_default(self, req, code, msg):\n        raise HTTPError(req.full_url, code, msg)\n",
     );
+    // An error a base class's builder makes with its code, thrown by a command of another file.
+    s.write(
+        "proj/base-cmd.js",
+        "class BaseCommand {\n  usageError (prefix = '') {\n    return Object.assign(new Error(`\\n${prefix}${this.usage}`), {\n      code: 'EUSAGE',\n    })\n  }\n}\nmodule.exports = BaseCommand\n",
+    );
+    let stage = |extra: &str| {
+        format!("const BaseCommand = require('./base-cmd.js')\nclass Stage extends BaseCommand {{\n  async exec (args) {{\n    if (!args[0]) {{\n      throw this.usageError('stage reject needs a stage id')\n    }}\n  }}\n}}\nmodule.exports = Stage{extra}\n")
+    };
+    s.write("proj/stage.js", stage(""));
     s.ok(&["index", "proj", "--repo", "acme/proj"]);
     let first = |paste: &str| -> Value {
         explain(&s.db(), paste)
@@ -252,6 +261,15 @@ fn pastes_of_each_miss_class_find_their_site() {
     // The raise of a class that words its message elsewhere, by the innermost frame: at its
     // line, and in a trace of another release (line 4) by its function, IPython's form too.
     let trace = "Traceback (most recent call last):\n  File \"/usr/lib/python3.4/proj/handlers.py\", line 6, in http_error_default\n    raise HTTPError(req.full_url, code, msg)\nproj.errors.HTTPError: HTTP Error 403: Forbidden\n";
+    let usage =
+        "$ npm stage reject\nnpm ERR! code EUSAGE\nnpm ERR! stage reject needs a stage id\n";
+    let m = first(usage);
+    assert_eq!(at(&m), "stage.js:5", "{m}");
+    assert_eq!(m["record"]["errorCode"], "EUSAGE", "{m}");
+    // Indexed again with only the command changed, the builder's code still holds.
+    s.write("proj/stage.js", stage("\n"));
+    s.ok(&["index", "proj", "--repo", "acme/proj"]);
+    assert_eq!(first(usage)["record"]["errorCode"], "EUSAGE");
     let m = first(trace);
     assert_eq!(at(&m), "handlers.py:6", "{m}");
     let m = first(&trace.replace("line 6", "line 4"));

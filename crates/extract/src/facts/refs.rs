@@ -216,6 +216,17 @@ fn scan<'t>(lang: Lang, tree: &'t Tree, src: &str, facts: Option<&FileFacts<'t, 
             let name = function_name(node, src);
             if let Some(n) = &name {
                 out.push(reference(RefKind::Definition, n, node, enclosing(), src));
+                if matches!(lang, Lang::JavaScript | Lang::TypeScript) {
+                    if let Some(code) = built_code(node, src) {
+                        out.push(Ref {
+                            kind: RefKind::Builds,
+                            name: n.clone(),
+                            line: node.start_position().row as u32 + 1,
+                            function: enclosing(),
+                            text: code,
+                        });
+                    }
+                }
             }
             functions.push((node.end_byte(), name.or_else(enclosing)));
         } else if role & CALL != 0 {
@@ -248,6 +259,62 @@ fn scan<'t>(lang: Lang, tree: &'t Tree, src: &str, facts: Option<&FileFacts<'t, 
         f.set_helper_nodes(helpers);
     }
     out
+}
+
+/// The code a JavaScript function gives the error it makes, when it makes one with a fixed
+/// code: `return Object.assign(new Error(msg), { code: 'EUSAGE' })`, or `const e = new
+/// Error(msg); e.code = 'EUSAGE'; return e`. Nested functions are not its body.
+fn built_code(function: Node<'_>, src: &str) -> Option<String> {
+    let body = function.child_by_field_name("body")?;
+    let text = |n: Node<'_>| &src[n.byte_range()];
+    let string =
+        |n: Node<'_>| (n.kind() == "string").then(|| text(n).trim_matches(['\'', '"']).to_owned());
+    let mut codes: Vec<String> = Vec::new();
+    let (mut makes, mut returns) = (false, false);
+    let mut stack = vec![body];
+    while let Some(n) = stack.pop() {
+        match n.kind() {
+            "function_declaration"
+            | "function_expression"
+            | "arrow_function"
+            | "method_definition"
+            | "class_body" => continue,
+            "new_expression" => {
+                makes |= n
+                    .child_by_field_name("constructor")
+                    .is_some_and(|c| text(c).ends_with("Error"));
+            }
+            "return_statement" => returns = true,
+            "pair" => {
+                let key = n
+                    .child_by_field_name("key")
+                    .map(|k| text(k).trim_matches(['\'', '"']));
+                if key == Some("code") {
+                    codes.extend(n.child_by_field_name("value").and_then(string));
+                }
+            }
+            "assignment_expression" => {
+                let left = n.child_by_field_name("left");
+                if left.is_some_and(|l| {
+                    l.kind() == "member_expression"
+                        && l.child_by_field_name("property")
+                            .is_some_and(|p| text(p) == "code")
+                }) {
+                    codes.extend(n.child_by_field_name("right").and_then(string));
+                }
+            }
+            _ => {}
+        }
+        let mut c = n.walk();
+        stack.extend(n.named_children(&mut c));
+    }
+    codes.dedup();
+    let code = match codes.as_slice() {
+        [one] if makes && returns => one.clone(),
+        _ => return None,
+    };
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    (!code.is_empty() && code.len() <= 40 && code.chars().all(word)).then_some(code)
 }
 
 fn reference(kind: RefKind, name: &str, at: Node<'_>, function: Option<String>, src: &str) -> Ref {

@@ -547,7 +547,12 @@ fn class_only<'t>(
         // word (see `raisers`). A class of the project words its own (urllib's `HTTPError(url,
         // code, msg, hdrs, fp)` prints "HTTP Error 404: Not Found", by its `__str__` in
         // another file): the raise is told by its class, and a trace's frame finds it.
-        if is_builtin_exception(last_segment(name)) || name.contains('(') {
+        // A class of this file is read with its `__init__` (see `raisers`): a message it is
+        // handed is the callers' too.
+        if is_builtin_exception(last_segment(name))
+            || name.contains('(')
+            || defined_here(node, last_segment(name), cx)
+        {
             return None;
         }
         let found = Found::new(
@@ -655,6 +660,16 @@ fn is_builtin_exception(name: &str) -> bool {
         "ZeroDivisionError",
     ];
     BUILTIN.contains(&name)
+}
+
+/// Whether a class `name` is defined at the top level of the file holding `node`.
+fn defined_here(node: Node<'_>, name: &str, cx: &Cx<'_>) -> bool {
+    top_level(node).into_iter().any(|top| {
+        undecorated(top).is_some_and(|c| {
+            c.kind() == "class_definition"
+                && c.child_by_field_name("name").map(|n| cx.text(n)) == Some(name)
+        })
+    })
 }
 
 /// Whether the class `name`, defined at the top level of the file holding `node`, defines
