@@ -28,6 +28,16 @@ fn facts_of(s: &Scratch, records: &[Value], message: &str) -> Value {
     serde_json::from_str(&out).unwrap()
 }
 
+/// The state a site's facts name `name`.
+fn state_of<'a>(f: &'a Value, name: &str) -> &'a Value {
+    f["state"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == name)
+        .unwrap_or_else(|| panic!("no state {name}: {f}"))
+}
+
 fn conditions(f: &Value) -> Vec<(String, String)> {
     f["conditions"]
         .as_array()
@@ -146,12 +156,7 @@ fn facts_in_each_language() {
     let w = writers(&f);
     assert_eq!(w["open"], ["start", "stop"]);
     assert_eq!(w["pending"], ["stop", "send"]);
-    let pending = f["state"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["name"] == "pending")
-        .unwrap();
+    let pending = state_of(&f, "pending");
     assert_eq!(pending["writes"][0]["conditions"][0], "force");
     assert_eq!(pending["writes"][1]["conditions"][0], "!open || retry");
     assert_eq!(refs(&f, "callers"), pairs(&[("client.ts", "flush")]));
@@ -196,12 +201,7 @@ fn facts_in_each_language() {
 
     // A parameter given another value before the guard is that value, not the caller's.
     let f = facts_of(&s, &records, "the future is not done yet");
-    let future = f["state"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["name"] == "future")
-        .unwrap();
+    let future = state_of(&f, "future");
     assert_eq!(future["binding"], "local", "{future}");
     assert_eq!(future["value"], "loop.ensure(future)", "{future}");
     let r = records
@@ -228,12 +228,7 @@ fn facts_in_each_language() {
     assert_eq!(writers(&f)["c.closed"], ["Close"]);
     // A named result is a local of each call: nothing outlives it or sets it in another call.
     let dial = facts_of(&s, &records, "dial %q failed: %w");
-    let err = dial["state"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["name"] == "err")
-        .unwrap();
+    let err = state_of(&dial, "err");
     assert_eq!(err["binding"], "local", "{err}");
     let r = records
         .iter()
