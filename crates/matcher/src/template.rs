@@ -307,6 +307,28 @@ const GENERIC_WORDS: &[&str] = &[
     "panicked",
     "caused",
     "by",
+    // Words of every sentence: `{property} not in {cls}` or `{a} is {b}` says nothing of its
+    // own, and matches lines of any program.
+    "not",
+    "no",
+    "in",
+    "is",
+    "are",
+    "was",
+    "a",
+    "an",
+    "the",
+    "of",
+    "to",
+    "for",
+    "on",
+    "at",
+    "and",
+    "or",
+    "be",
+    "with",
+    "as",
+    "from",
 ];
 
 fn only_generic_words(shape: &Shape) -> bool {
@@ -534,9 +556,13 @@ mod tests {
             r"Error: (.*)",
             r"fatal: (.*?) failed",
             r"(.*?) panicked: (.*)",
+            // node-gyp's `{property} not in {cls}` matched npm's "'x' is not in this registry".
+            r"(.*?) not in (.*)",
+            r"(.*?) is not a (.*)",
         ] {
             assert_eq!(Shape::compile(p).unwrap_err(), Refused::TooVague, "{p}");
         }
+        assert!(Shape::compile(r"(.*?) is not in the npm registry").is_ok());
         assert!(Shape::compile(r"tls: handshake failure(.*)").is_ok());
         assert!(Shape::compile(r"error parsing glob (.*)").is_ok());
     }
