@@ -174,6 +174,10 @@ pub(crate) fn is_public(site: &Site<'_>) -> bool {
     let Some(f) = named_function(site) else {
         return false;
     };
+    // A callback is called by what it was handed to.
+    if f.callback {
+        return false;
+    }
     // A command's code is reached through the command, not called.
     if site.facts.command().is_some() {
         return false;
@@ -944,7 +948,7 @@ pub(crate) fn type_guard(site: &Site<'_>) -> String {
         // match every other panic that holds it.
         // The program prints it and exits: its output is what a caller sees.
         Lang::Go if site.error_type == ErrorType::Exit => format!(
-            "// the program prints it to stderr and exits with status 1\nfunc isThisExit(stderr string) bool {{\n\treturn strings.Contains(stderr, {})\n}}",
+            "// the program writes it to its log output (stderr by default) and exits with status 1\nfunc isThisExit(stderr string) bool {{\n\treturn strings.Contains(stderr, {})\n}}",
             quoted(&longest_line_fragment(site.message))
         ),
         Lang::Go if site.error_type == ErrorType::Panic && !has_placeholder(site.message) => format!(

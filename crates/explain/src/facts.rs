@@ -128,6 +128,10 @@ pub struct Function {
     /// comment markers.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub doc: Option<String>,
+    /// A closure handed to a call (`editor.on('exit', (code) => {…})`): whatever calls it
+    /// decides its parameters, not the caller of the function it is written in.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub callback: bool,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -558,7 +558,23 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
             Binding::State => doc.push_str(&state_sentence(site, s)),
         }
     }
-    let (one, many) = if code::is_public(site) {
+    let callback = facts.function.as_ref().filter(|f| f.callback);
+    let (one, many) = if let Some(f) = callback {
+        (
+            format!(
+                "is a parameter of the callback `{}` (line {}) that {} hands on: what calls the callback decides it",
+                f.signature,
+                f.line,
+                function_ref(site)
+            ),
+            format!(
+                "are parameters of the callback `{}` (line {}) that {} hands on: what calls the callback decides them",
+                f.signature,
+                f.line,
+                function_ref(site)
+            ),
+        )
+    } else if code::is_public(site) {
         (
             "is a parameter: the caller decides it".to_owned(),
             "are parameters: the caller decides them".to_owned(),

@@ -167,6 +167,18 @@ fn facts_in_each_language() {
         pairs(&[("kind !== \"high\" && kind !== \"low\"", "case")])
     );
 
+    // A callback's parameter is what calls the callback decides, not the caller of `edit()`.
+    let r = records
+        .iter()
+        .find(|r| r["errorMessage"] == "the editor exited with code ${code}")
+        .unwrap();
+    let doc = r["documentation"].as_str().unwrap();
+    assert!(
+        doc.contains("`code` is a parameter of the callback `(code: number)`"),
+        "{doc}"
+    );
+    assert!(!doc.contains("the caller decides"), "{doc}");
+
     // Cases without statements of their own fall through: each of their values leads here.
     let f = facts_of(&s, &records, "the ${kind} queue was removed");
     assert_eq!(

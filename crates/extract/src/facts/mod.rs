@@ -439,6 +439,18 @@ impl<'t, 's> FileFacts<'t, 's> {
                 })
                 .map(|n| self.text(n));
         }
+        let callback = matches!(
+            node.kind(),
+            "arrow_function"
+                | "function_expression"
+                | "function"
+                | "lambda"
+                | "lambda_expression"
+                | "closure_expression"
+                | "func_literal"
+        ) && node
+            .parent()
+            .is_some_and(|p| matches!(p.kind(), "arguments" | "argument_list"));
         Function {
             name,
             owner,
@@ -446,6 +458,7 @@ impl<'t, 's> FileFacts<'t, 's> {
             parameters: self.parameters(node),
             line: node.start_position().row as u32 + 1,
             doc: docs::doc_of(node, self.src, self.syn.python),
+            callback,
         }
     }
 

@@ -142,9 +142,12 @@ impl Rules for Go {
                 } else {
                     self.message(arg, cx, 0)?
                 };
-                // log.Panic* panics after logging; log.Fatal* logs and exits (severity fatal).
+                // log.Panic* panics after logging; log.Fatal* logs and exits the program, as
+                // the Fatal level of Go's loggers does (logrus, zap, klog, glog).
                 let ty = if method.starts_with("Panic") {
                     ErrorType::Panic
+                } else if method.starts_with("Fatal") {
+                    ErrorType::Exit
                 } else {
                     ErrorType::Log
                 };
