@@ -948,7 +948,7 @@ pub(crate) fn type_guard(site: &Site<'_>) -> String {
         // match every other panic that holds it.
         // The program prints it and exits: its output is what a caller sees.
         Lang::Go if site.error_type == ErrorType::Exit => format!(
-            "// the program writes it to its log output (stderr by default) and exits with status 1\nfunc isThisExit(stderr string) bool {{\n\treturn strings.Contains(stderr, {})\n}}",
+            "// the program prints it (to stderr, unless a logger writes elsewhere) and exits\nfunc isThisExit(stderr string) bool {{\n\treturn strings.Contains(stderr, {})\n}}",
             quoted(&longest_line_fragment(site.message))
         ),
         Lang::Go if site.error_type == ErrorType::Panic && !has_placeholder(site.message) => format!(

@@ -110,7 +110,7 @@ impl Rules for Go {
             // `fatal error: ` and the text, and end the program: no recover() stops them.
             "throw" | "fatal" if in_package(node, "runtime", cx) => {
                 let message = self.message(*args.first()?, cx, 0)?;
-                Some(Found::new(node, message, ErrorType::Panic).severity(Severity::Fatal))
+                Some(Found::new(node, message, ErrorType::Exit).severity(Severity::Fatal))
             }
             "http.Error" => {
                 let message = self.message(*args.get(1)?, cx, 0)?;
