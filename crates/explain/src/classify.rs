@@ -239,23 +239,42 @@ fn documents_panics(site: &Site<'_>) -> bool {
 /// service that is unavailable for now.
 pub(crate) fn is_transient(site: &Site<'_>) -> bool {
     let text = format!("{} {}", site.message, site.class.unwrap_or_default()).to_lowercase();
-    [
-        "timed out",
-        "timeout",
-        "refused",
-        "reset",
-        "unavailable",
-        "temporar",
-        "try again",
-        "econnreset",
-        "econnrefused",
-        "etimedout",
-        "eagain",
-        "unreachable",
-        "broken pipe",
+    // A check of an argument that names a timeout or a connection ("timeout can't be
+    // negative", "invalid proxy address") fails the same way every time.
+    let rejects_input = [
+        "negative",
+        "invalid",
+        "illegal",
+        "must be",
+        "must not",
+        "can't be",
+        "cannot be",
+        "out of range",
+        "not allowed",
+        "not supported",
+        "unsupported",
     ]
     .iter()
-    .any(|w| text.contains(w))
+    .any(|w| text.contains(w));
+    !rejects_input
+        && [
+            "timed out",
+            "timeout",
+            "refused",
+            "connection reset",
+            "reset by peer",
+            "unavailable",
+            "temporar",
+            "try again",
+            "econnreset",
+            "econnrefused",
+            "etimedout",
+            "eagain",
+            "unreachable",
+            "broken pipe",
+        ]
+        .iter()
+        .any(|w| text.contains(w))
 }
 
 pub(crate) fn handling_strategy(site: &Site<'_>, bg: BackgroundTag) -> HandlingStrategy {
@@ -270,7 +289,9 @@ pub(crate) fn handling_strategy(site: &Site<'_>, bg: BackgroundTag) -> HandlingS
         _ => {}
     }
     match bg {
-        BackgroundTag::NetworkFailure if !is_transient(site) => HandlingStrategy::Propagate,
+        BackgroundTag::NetworkFailure | BackgroundTag::Timeout if !is_transient(site) => {
+            HandlingStrategy::Propagate
+        }
         BackgroundTag::Timeout
         | BackgroundTag::NetworkFailure
         | BackgroundTag::RateLimited

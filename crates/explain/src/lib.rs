@@ -326,6 +326,22 @@ mod tests {
     }
 
     #[test]
+    fn a_retry_is_advised_only_for_a_failure_that_passes() {
+        let none = Facts::default();
+        let retried = |message: &str| {
+            explain(&site(Lang::Java, Some("SocketException"), message, &none))
+                .solutions
+                .iter()
+                .any(|s| s.starts_with("Retry"))
+        };
+        assert!(retried("connect timed out"));
+        assert!(retried("Connection refused"));
+        // An argument's check that names a timeout fails the same way every time.
+        assert!(!retried("timeout can't be negative"));
+        assert!(!retried("invalid timeout value"));
+    }
+
+    #[test]
     fn a_go_program_that_exits_is_recognised_by_its_output() {
         let none = Facts::default();
         let mut s = site(Lang::Go, None, "go: cannot find main module; see %s", &none);
