@@ -961,7 +961,10 @@ pub(crate) fn type_guard(site: &Site<'_>) -> String {
         Lang::Go => match site.class {
             Some(sentinel) if sentinel.starts_with("Err") || sentinel.contains(".Err") => format!("func isThisError(err error) bool {{\n\treturn errors.Is(err, {sentinel})\n}}"),
             Some(ty) if ty.starts_with('*') || ty.ends_with("Error") => {
-                let ty = if ty.starts_with('*') { ty.to_owned() } else { format!("*{ty}") };
+                // The type's own `Error()` with a value receiver (`func (e DecodeError)
+                // Error()`): its errors are made as values, and a pointer target never matches.
+                let value_receiver = go_receiver(site).is_some_and(|r| !r.contains('*'));
+                let ty = if ty.starts_with('*') || value_receiver { ty.to_owned() } else { format!("*{ty}") };
                 format!("func isThisError(err error) bool {{\n\tvar target {ty}\n\treturn errors.As(err, &target) && strings.Contains(err.Error(), {frag})\n}}")
             }
             _ => format!("func isThisError(err error) bool {{\n\treturn err != nil && strings.Contains(err.Error(), {frag})\n}}"),
@@ -984,6 +987,14 @@ pub(crate) fn type_guard(site: &Site<'_>) -> String {
             format!("static boolean isThisError(Throwable e) {{\n    return e instanceof {c} && e.getMessage() != null && e.getMessage().contains({frag});\n}}")
         }
     }
+}
+
+/// The receiver of the Go method the site is in, as written: `e *NumError` of `func (e
+/// *NumError) Error() string`.
+fn go_receiver<'a>(site: &Site<'a>) -> Option<&'a str> {
+    let sig = site.facts.function.as_ref()?.signature.as_str();
+    let rest = sig.strip_prefix("func (")?;
+    rest.split_once(')').map(|(r, _)| r)
 }
 
 /// The command of the project's program that the site runs under (`npm ci`), for an error that

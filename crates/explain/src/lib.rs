@@ -326,6 +326,27 @@ mod tests {
     }
 
     #[test]
+    fn a_go_error_type_is_matched_as_it_is_made() {
+        let guard = |signature: &str| {
+            let facts = Facts {
+                function: Some(Function {
+                    name: "Error".into(),
+                    signature: signature.into(),
+                    ..Function::default()
+                }),
+                ..Facts::default()
+            };
+            let mut s = site(Lang::Go, Some("DecodeError"), "bad byte %q at %d", &facts);
+            s.error_type = ErrorType::ErrorReturn;
+            explain(&s).type_guard
+        };
+        let value = guard("func (e DecodeError) Error() string");
+        assert!(value.contains("var target DecodeError\n"), "{value}");
+        let pointer = guard("func (e *DecodeError) Error() string");
+        assert!(pointer.contains("var target *DecodeError\n"), "{pointer}");
+    }
+
+    #[test]
     fn a_retry_is_advised_only_for_a_failure_that_passes() {
         let none = Facts::default();
         let retried = |message: &str| {
