@@ -425,6 +425,16 @@ fn find_fragments(literals: &[Box<str>], lead: bool, trail: bool, text: &str) ->
     while glued(start) {
         start += 1 + find_bytes(&bytes[start + 1..], first.as_bytes())?;
     }
+    // A template that is holes and then its one literal (`{}{}zzzz`) ends with it: placed at
+    // the end of the text when it can be, as the last literal of a longer one is below.
+    if rest.is_empty()
+        && lead
+        && !trail
+        && text.len() >= start + first.len()
+        && text.ends_with(&**first)
+    {
+        start = text.len() - first.len();
+    }
     let mut holes = Vec::with_capacity(literals.len() + 1);
     if lead {
         holes.push(0..start);
@@ -547,6 +557,20 @@ mod tests {
             f.exact,
             f.holes.iter().map(|r| text[r.clone()].to_owned()).collect(),
         ))
+    }
+
+    #[test]
+    fn a_last_literal_repeated_at_the_end_is_read_at_the_end() {
+        // Found by the `template` fuzz target: the literal first occurs inside the text's run
+        // of it, leaving word bytes after it.
+        assert_eq!(
+            captures("(.*?)(.*?)zzzz", "\u{1e}no zzzzzz"),
+            Some((true, vec!["\u{1e}no zz".to_owned()]))
+        );
+        assert_eq!(
+            captures("(.*?) seconds", "took 12 seconds seconds"),
+            Some((true, vec!["took 12 seconds".to_owned()]))
+        );
     }
 
     #[test]
