@@ -318,8 +318,8 @@ fn builder_code(
     fam: u8,
 ) -> Option<(String, Reference)> {
     if !matches!(
-        record.file_path.rsplit('.').next(),
-        Some("js" | "mjs" | "cjs" | "ts" | "mts" | "cts" | "jsx" | "tsx")
+        Lang::from_path(std::path::Path::new(&record.file_path)),
+        Some(Lang::JavaScript | Lang::TypeScript)
     ) {
         return None;
     }

@@ -191,7 +191,10 @@ impl Grouper {
             }
             return done;
         }
-        if matches!(self.state, State::Idle | State::Message) && IPY_FRAME.is_match(line) {
+        if matches!(self.state, State::Idle | State::Message)
+            && line.trim_start().starts_with("File ")
+            && IPY_FRAME.is_match(line)
+        {
             // IPython's traceback, its header aside: frames outermost first, each with its
             // source, then the exception.
             let done = self.flush();

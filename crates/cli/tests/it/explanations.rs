@@ -20,10 +20,7 @@ fn facts_fixture() -> Scratch {
 
 /// The facts of the record whose message is `message`.
 fn facts_of(s: &Scratch, records: &[Value], message: &str) -> Value {
-    let r = records
-        .iter()
-        .find(|r| r["errorMessage"] == message)
-        .unwrap_or_else(|| panic!("no record {message:?}"));
+    let r = record_of(records, message);
     let out = s.ok(&["show", r["id"].as_str().unwrap(), "--facts", "--json"]);
     serde_json::from_str(&out).unwrap()
 }
@@ -168,10 +165,7 @@ fn facts_in_each_language() {
     );
 
     // A callback's parameter is what calls the callback decides, not the caller of `edit()`.
-    let r = records
-        .iter()
-        .find(|r| r["errorMessage"] == "the editor exited with code ${code}")
-        .unwrap();
+    let r = record_of(&records, "the editor exited with code ${code}");
     let doc = r["documentation"].as_str().unwrap();
     assert!(
         doc.contains("`code` is a parameter of the callback `(code: number)`"),
@@ -216,10 +210,7 @@ fn facts_in_each_language() {
     let future = state_of(&f, "future");
     assert_eq!(future["binding"], "local", "{future}");
     assert_eq!(future["value"], "loop.ensure(future)", "{future}");
-    let r = records
-        .iter()
-        .find(|r| r["errorMessage"] == "the future is not done yet")
-        .unwrap();
+    let r = record_of(&records, "the future is not done yet");
     let doc = r["documentation"].as_str().unwrap();
     assert!(!doc.contains("parameter"), "{doc}");
     assert!(
@@ -242,10 +233,7 @@ fn facts_in_each_language() {
     let dial = facts_of(&s, &records, "dial %q failed: %w");
     let err = state_of(&dial, "err");
     assert_eq!(err["binding"], "local", "{err}");
-    let r = records
-        .iter()
-        .find(|r| r["errorMessage"] == "dial %q failed: %w")
-        .unwrap();
+    let r = record_of(&records, "dial %q failed: %w");
     assert!(
         !r.to_string().contains("in an earlier call"),
         "{}",
@@ -255,10 +243,7 @@ fn facts_in_each_language() {
     let sentinel = facts_of(&s, &records, "conn is closed");
     assert!(sentinel["function"].is_null());
     assert_eq!(refs(&sentinel, "callers"), pairs(&[("conn.go", "Write")]));
-    let r = records
-        .iter()
-        .find(|r| r["errorMessage"] == "conn is closed")
-        .unwrap();
+    let r = record_of(&records, "conn is closed");
     let trigger = r["triggerScenarios"].as_str().unwrap();
     assert!(
         trigger.starts_with("`ErrClosed` is returned by `Write()` at conn.go:25"),
@@ -268,10 +253,7 @@ fn facts_in_each_language() {
         .as_str()
         .unwrap()
         .contains("errors.Is(err, ErrClosed)"));
-    let panic = records
-        .iter()
-        .find(|r| r["errorMessage"] == "zero is not a valid item")
-        .unwrap();
+    let panic = record_of(&records, "zero is not a valid item");
     assert!(panic["tryCatchPattern"]
         .as_str()
         .unwrap()
@@ -341,10 +323,7 @@ fn facts_in_each_language() {
     assert_eq!(writers(&f)["self._transport"], ["__init__", "close"]);
 
     // The explanation says what the facts say.
-    let r = records
-        .iter()
-        .find(|r| r["errorMessage"] == "insufficient funds for {amount}")
-        .unwrap();
+    let r = record_of(&records, "insufficient funds for {amount}");
     let doc = r["documentation"].as_str().unwrap();
     assert!(doc.contains("`withdraw()`"), "{doc}");
     assert!(doc.contains("`amount > balance && !overdraft`"), "{doc}");
@@ -498,10 +477,10 @@ fn the_seed_explanation_is_reproduced_from_facts() {
     );
     assert_eq!(r["backgroundTag"], "invalid-state-transition");
     // A guard that calls a one-expression function of the file says what it returns.
-    let foreign = records
-        .iter()
-        .find(|r| r["errorMessage"] == "CreateOS lease does not belong to this environment.")
-        .unwrap();
+    let foreign = record_of(
+        &records,
+        "CreateOS lease does not belong to this environment.",
+    );
     let doc = foreign["documentation"].as_str().unwrap();
     assert!(
         doc.contains("`!metadataMatches(params, params.leaseMetadata)`")

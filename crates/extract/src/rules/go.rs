@@ -134,14 +134,7 @@ impl Rules for Go {
                 } else {
                     log_severity(method)?
                 };
-                let formatted = method.ends_with('f');
-                let arg = *args.first()?;
-                let message = if formatted {
-                    let t = self.message(arg, cx, 0)?;
-                    self.formatted(&t, &args[1..], cx)
-                } else {
-                    self.message(arg, cx, 0)?
-                };
+                let message = self.printed(method, &args, cx)?;
                 // log.Panic* panics after logging; log.Fatal* logs and exits the program, as
                 // the Fatal level of Go's loggers does (logrus, zap, klog, glog).
                 let ty = if method.starts_with("Panic") {
@@ -217,14 +210,20 @@ impl Go {
         {
             return None;
         }
-        let arg = *args.first()?;
-        let message = if method.ends_with('f') {
-            let t = self.message(arg, cx, 0)?;
-            self.formatted(&t, &args[1..], cx)
-        } else {
-            self.message(arg, cx, 0)?
-        };
+        let message = self.printed(method, args, cx)?;
         Some(Found::new(node, message, ErrorType::Exit).severity(Severity::Fatal))
+    }
+
+    /// The message a print-like call writes: its format and arguments for a method ending in
+    /// `f` (`Fatalf`, `Errorf`), its first argument otherwise (`Fatal`, `Println`).
+    fn printed(&self, method: &str, args: &[Node<'_>], cx: &Cx<'_>) -> Option<Template> {
+        let arg = *args.first()?;
+        let message = self.message(arg, cx, 0)?;
+        Some(if method.ends_with('f') {
+            self.formatted(&message, &args[1..], cx)
+        } else {
+            message
+        })
     }
 
     /// A `return` of an error type's `Error() string` method: the text the type's errors

@@ -551,7 +551,7 @@ fn class_only<'t>(
         // handed is the callers' too.
         if is_builtin_exception(last_segment(name))
             || name.contains('(')
-            || defined_here(node, last_segment(name), cx)
+            || class_here(node, last_segment(name), cx).is_some()
         {
             return None;
         }
@@ -662,10 +662,10 @@ fn is_builtin_exception(name: &str) -> bool {
     BUILTIN.contains(&name)
 }
 
-/// Whether a class `name` is defined at the top level of the file holding `node`.
-fn defined_here(node: Node<'_>, name: &str, cx: &Cx<'_>) -> bool {
-    top_level(node).into_iter().any(|top| {
-        undecorated(top).is_some_and(|c| {
+/// The class `name` defined at the top level of the file holding `node`.
+fn class_here<'t>(node: Node<'t>, name: &str, cx: &Cx<'_>) -> Option<Node<'t>> {
+    top_level(node).into_iter().find_map(|top| {
+        undecorated(top).filter(|c| {
             c.kind() == "class_definition"
                 && c.child_by_field_name("name").map(|n| cx.text(n)) == Some(name)
         })
@@ -675,21 +675,17 @@ fn defined_here(node: Node<'_>, name: &str, cx: &Cx<'_>) -> bool {
 /// Whether the class `name`, defined at the top level of the file holding `node`, defines
 /// `__init__` or `__str__`: its message is its own wording, not its arguments.
 fn words_its_message(node: Node<'_>, name: &str, cx: &Cx<'_>) -> bool {
-    top_level(node).into_iter().any(|top| {
-        undecorated(top).is_some_and(|c| {
-            c.kind() == "class_definition"
-                && c.child_by_field_name("name").map(|n| cx.text(n)) == Some(name)
-                && c.child_by_field_name("body").is_some_and(|body| {
-                    named_children(body).into_iter().any(|m| {
-                        undecorated(m).is_some_and(|m| {
-                            m.kind() == "function_definition"
-                                && m.child_by_field_name("name")
-                                    .is_some_and(|n| matches!(cx.text(n), "__init__" | "__str__"))
-                        })
-                    })
+    class_here(node, name, cx)
+        .and_then(|c| c.child_by_field_name("body"))
+        .is_some_and(|body| {
+            named_children(body).into_iter().any(|m| {
+                undecorated(m).is_some_and(|m| {
+                    m.kind() == "function_definition"
+                        && m.child_by_field_name("name")
+                            .is_some_and(|n| matches!(cx.text(n), "__init__" | "__str__"))
                 })
+            })
         })
-    })
 }
 
 /// A definition without its decorators (`@property def x`, `@dataclass class C`).
