@@ -1099,6 +1099,14 @@ pub(crate) fn try_catch(site: &Site<'_>, strategy: HandlingStrategy) -> String {
     if let Some(command) = command_of(site) {
         return command_run(site, command, &handle);
     }
+    // Its own function catches it first: no code around a call can.
+    if let Some(caught) = crate::prose::caught_itself(site) {
+        return format!(
+            "{c} {}
+{c} Code around the call cannot catch it before that handler does.",
+            caught.replace('\n', " ")
+        );
+    }
     // The call a caller makes, when it can make it; otherwise a placeholder for the code that
     // reaches the site (for an error type's own text, the first place that creates the type).
     let reaching = if crate::prose::own_text(site).is_none() {

@@ -204,12 +204,32 @@ pub enum Context {
         line: u32,
         catches: Vec<String>,
         finally: Option<String>,
+        /// Each clause of `catches`, with what its handler does.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        caught: Vec<Catch>,
     },
     /// Inside a `catch` / `except` handler: the site reports or converts another error.
     Handler { clause: String, line: u32 },
     /// Built only where a configuration predicate holds: Rust's `#[cfg(unix)]` on an enclosing
     /// item (`condition` is `unix`), or a `debug_assert!` (`debug_assertions`).
     Cfg { condition: String, line: u32 },
+}
+
+/// A `catch` / `except` clause of a `try` around the site, and what its handler does.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Catch {
+    /// The clause's head (`except (KeyError, ValueError) as e`, `catch (IOException e)`).
+    pub clause: String,
+    pub line: u32,
+    /// The first statements of its handler, as written.
+    pub statements: Vec<String>,
+    /// The handler raises again what it caught (`raise`, `raise e`, `throw e`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub rethrows: bool,
+    /// The first raise of another error in the handler (`raise error("bad escape") from e`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub raises: Option<String>,
 }
 
 /// What the other side of the `if` the site is on runs instead.

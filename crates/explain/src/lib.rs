@@ -45,8 +45,8 @@ mod prose;
 mod signature;
 
 pub use facts::{
-    Binding, Branch, Condition, ConditionKind, ConfigRead, ConfigSource, Context, Effect, Entry,
-    Facts, Function, Helper, Parameter, Reference, State, Step, Unwrapped, Way, Write,
+    Binding, Branch, Catch, Condition, ConditionKind, ConfigRead, ConfigSource, Context, Effect,
+    Entry, Facts, Function, Helper, Parameter, Reference, State, Step, Unwrapped, Way, Write,
 };
 
 use errata_lang::Lang;
@@ -66,7 +66,30 @@ pub struct Site<'a> {
     pub facts: &'a Facts,
 }
 
-impl Site<'_> {
+impl<'a> Site<'a> {
+    /// The clause of a `try` in the site's own function that catches what the site raises,
+    /// when its handler does not raise it again: the error does not leave the function as
+    /// raised. The first clause that catches the class decides, as at run time.
+    pub(crate) fn caught_here(&self) -> Option<&'a Catch> {
+        if self.error_type != ErrorType::Exception {
+            return None;
+        }
+        // A JavaScript `catch` catches whatever is thrown, of a class or not.
+        let name = match self.class {
+            Some(class) => class.rsplit(['.', ':']).next()?,
+            None if matches!(self.lang, Lang::JavaScript | Lang::TypeScript) => "Error",
+            None => return None,
+        };
+        let facts: &'a Facts = self.facts;
+        facts.context.iter().rev().find_map(|c| match c {
+            Context::Try { caught, .. } => caught
+                .iter()
+                .find(|k| catches(self.lang, &k.clause, name))
+                .filter(|k| !k.rethrows),
+            _ => None,
+        })
+    }
+
     /// Whether the error is raised without a message of its own (`raise EOFError`, `throw new
     /// NoSuchElementException()`): its record's message is the class's name, which a trace
     /// shows alone, but `str(e)` and `getMessage()` do not hold it.
@@ -76,6 +99,63 @@ impl Site<'_> {
                 .class
                 .is_some_and(|c| c.rsplit(['.', ':']).next() == Some(self.message))
     }
+}
+
+/// Whether the clause `clause` (`except (KeyError, ValueError) as e`, `catch (IOException |
+/// X e)`) catches an error of the class named `name`. Only what the clause names, and the
+/// classes every error of the language derives from, are known here: a superclass of `name`
+/// of the project's own is not.
+fn catches(lang: Lang, clause: &str, name: &str) -> bool {
+    const NOT_EXCEPTIONS: [&str; 4] = [
+        "BaseException",
+        "SystemExit",
+        "KeyboardInterrupt",
+        "GeneratorExit",
+    ];
+    let types: Vec<&str> = match lang {
+        Lang::Python => {
+            let head = clause.split('#').next().unwrap_or(clause);
+            let head = head
+                .trim()
+                .trim_start_matches("except")
+                .trim_start_matches('*');
+            let head = head.split(" as ").next().unwrap_or(head).trim();
+            if head.is_empty() {
+                return true;
+            }
+            head.split(|c: char| c == ',' || c == '(' || c == ')' || c.is_whitespace())
+                .filter(|t| !t.is_empty())
+                .collect()
+        }
+        Lang::Java => {
+            let Some(inner) = clause
+                .split_once('(')
+                .and_then(|(_, rest)| rest.rsplit_once(')'))
+                .map(|(inner, _)| inner)
+            else {
+                return false;
+            };
+            // The types before the bound name, `final` and annotations aside.
+            let mut words: Vec<&str> = inner
+                .split(|c: char| c == '|' || c.is_whitespace())
+                .filter(|t| !t.is_empty() && *t != "final" && !t.starts_with('@'))
+                .collect();
+            words.pop();
+            words
+        }
+        Lang::JavaScript | Lang::TypeScript => return true,
+        Lang::Go | Lang::Rust => return false,
+    };
+    types.into_iter().any(|t| {
+        let t = t.rsplit('.').next().unwrap_or(t);
+        t == name
+            || match lang {
+                Lang::Python => {
+                    t == "BaseException" || t == "Exception" && !NOT_EXCEPTIONS.contains(&name)
+                }
+                _ => t == "Throwable" || t == "Exception" && !name.ends_with("Error"),
+            }
+    })
 }
 
 /// The explanation fields of one record.

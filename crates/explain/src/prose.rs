@@ -261,6 +261,72 @@ fn guard_exprs(site: &Site<'_>) -> Vec<String> {
     site.facts.guards().map(|c| ticked(&c.expr)).collect()
 }
 
+/// The guards of an error type's own text that choose among the type's errors: those of a
+/// `match` arm that only names the record's own variant (`Self::InvalidDigit(c)` of
+/// `ParseError::InvalidDigit`) say nothing the class does not.
+fn case_guards(site: &Site<'_>) -> Vec<String> {
+    site.facts
+        .guards()
+        .filter(|c| {
+            !site
+                .class
+                .is_some_and(|class| names_variant(&c.expr, class))
+        })
+        .map(|c| ticked(&c.expr))
+        .collect()
+}
+
+/// Whether `guard` is `matches!(x, Enum::Variant(a, b))` (or `{ a, .. }`, or no fields) for
+/// the variant that ends `class`, binding names only.
+fn names_variant(guard: &str, class: &str) -> bool {
+    let Some(args) = guard
+        .strip_prefix("matches!(")
+        .and_then(|g| g.strip_suffix(')'))
+    else {
+        return false;
+    };
+    let Some((_, pattern)) = split_top_comma(args) else {
+        return false;
+    };
+    let pattern = pattern.trim().trim_start_matches('&');
+    let path_end = pattern.find(['(', '{', ' ']).unwrap_or(pattern.len());
+    let (path, fields) = pattern.split_at(path_end);
+    let variant = class.rsplit("::").next().unwrap_or(class);
+    if !class.contains("::") || path.rsplit("::").next() != Some(variant) {
+        return false;
+    }
+    let fields = fields.trim();
+    let inner = match (fields.chars().next(), fields.chars().last()) {
+        (None, _) => return true,
+        (Some('('), Some(')')) | (Some('{'), Some('}')) => &fields[1..fields.len() - 1],
+        _ => return false,
+    };
+    inner.split(',').map(str::trim).all(|f| {
+        let name = f.rsplit(':').next().unwrap_or(f).trim();
+        f.is_empty()
+            || f == ".."
+            || (!name.is_empty()
+                && name
+                    .chars()
+                    .all(|ch| ch == '_' || ch.is_ascii_lowercase() || ch.is_ascii_digit())
+                && !f.contains("::"))
+    })
+}
+
+/// `a, b` split at its first comma outside brackets.
+fn split_top_comma(s: &str) -> Option<(&str, &str)> {
+    let mut depth = 0i32;
+    for (i, ch) in s.char_indices() {
+        match ch {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => return Some((&s[..i], &s[i + 1..])),
+            _ => {}
+        }
+    }
+    None
+}
+
 /// The error type whose own text the site words, and how that text is produced, when the site
 /// is one: Go's `Error()` method of the type, the `fmt` of a Rust type's `Display`, Python's
 /// `__str__`, Java's `getMessage()`, or the constructor of an error class. Such a text is not
@@ -426,6 +492,8 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
             Some(n) if site.lang == Lang::Java && n == last_name(&class) => {
                 format!("a `{class}` built by this constructor")
             }
+            // A text chosen by a `match` arm or an `if` words only the errors of that case.
+            _ if !case_guards(site).is_empty() => format!("a `{class}` error"),
             _ => format!("every `{class}` error"),
         };
         let mut doc = format!(
@@ -434,7 +502,7 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
             site.line,
             site.message.replace('`', "\\`")
         );
-        let guards = guard_exprs(site);
+        let guards = case_guards(site);
         if !guards.is_empty() {
             doc.push_str(&format!(
                 " This wording is used when {}.",
@@ -476,6 +544,8 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
             site.line,
             site.message.replace('`', "\\`")
         )
+    } else if site.messageless() && site.caught_here().is_some() {
+        format!("{} {place} without a message.", what(site))
     } else if site.messageless() {
         format!(
             "{} {place} without a message: a trace shows the class alone.",
@@ -488,6 +558,10 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
             site.message.replace('`', "\\`")
         )
     };
+    if let Some(caught) = caught_itself(site) {
+        doc.push(' ');
+        doc.push_str(&caught);
+    }
     doc.push_str(&own_words(site));
     doc.push_str(&way_in(site));
     doc.push_str(&crate::command::documentation(site));
@@ -811,6 +885,27 @@ fn handler_of<'a>(site: &Site<'a>) -> Option<(&'a str, u32)> {
     })
 }
 
+/// "`f()` catches it itself: the `except ValueError` at line 372 runs `pass`.": the handler of
+/// the site's own function that catches its error ([`Site::caught_here`]), and what it does.
+pub(crate) fn caught_itself(site: &Site<'_>) -> Option<String> {
+    let c = site.caught_here()?;
+    let action = match (&c.raises, c.statements.as_slice()) {
+        (Some(r), _) => format!("raises {} instead", ticked(r)),
+        (None, []) => "does nothing with it".to_owned(),
+        (None, s) => format!(
+            "runs {}",
+            and_list(&s.iter().map(|x| ticked(x)).collect::<Vec<_>>())
+        ),
+    };
+    let marker = if site.lang == Lang::Python { "#" } else { "//" };
+    let clause = c.clause.split(marker).next().unwrap_or(&c.clause).trim();
+    Some(format!(
+        "{} catches it itself: the `{clause}` at line {} {action}.",
+        function_ref(site),
+        c.line
+    ))
+}
+
 /// When the value a Rust `.expect(…)` unwraps fails it: "`x` is an `Err` or `None`".
 fn unwrap_failure(u: &crate::Unwrapped) -> String {
     format!(
@@ -832,8 +927,17 @@ pub(crate) fn trigger_scenarios(site: &Site<'_>) -> String {
         } else {
             format!(": {}", places(&facts.callers))
         };
+        let guards = case_guards(site);
+        let which = if guards.is_empty() {
+            format!("Any `{class}` error shows this text {how}.")
+        } else {
+            format!(
+                "A `{class}` error shows this text {how}, when {}.",
+                and_list(&guards)
+            )
+        };
         return format!(
-            "Any `{class}` error shows this text {how}. The failure itself happened where that `{class}` was created{created}."
+            "{which} The failure itself happened where that `{class}` was created{created}."
         );
     }
     let mut out = match &facts.function {
@@ -890,6 +994,10 @@ pub(crate) fn trigger_scenarios(site: &Site<'_>) -> String {
             site.line,
             and_list(&guards)
         ));
+    }
+    if let Some(caught) = caught_itself(site) {
+        out.push(' ');
+        out.push_str(&caught);
     }
     // A write in another function that provably makes a guard hold is how an earlier call
     // leads to this one raising.
@@ -964,8 +1072,13 @@ pub(crate) fn common_situations(site: &Site<'_>) -> String {
         } else {
             ""
         };
+        let case = if case_guards(site).is_empty() {
+            ""
+        } else {
+            " of this case"
+        };
         return format!(
-            "Seen wherever a `{class}` error is shown: in logs, in messages to users, in a wrapping error's text.{values}"
+            "Seen wherever a `{class}` error{case} is shown: in logs, in messages to users, in a wrapping error's text.{values}"
         );
     }
     // The background is a guess from words and types: it is the record's tag, but not said as
@@ -1249,14 +1362,27 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
                 places(&facts.callers)
             )
         });
-        out.push(format!(
-            "Recognise the error by its type rather than its text (see typeGuard): every `{class}` carries this wording."
-        ));
+        let guards = case_guards(site);
+        out.push(if guards.is_empty() {
+            format!(
+                "Recognise the error by its type rather than its text (see typeGuard): every `{class}` carries this wording."
+            )
+        } else {
+            format!(
+                "Recognise the error by its type rather than its text (see typeGuard): a `{class}` carries this wording when {}.",
+                and_list(&guards)
+            )
+        });
         out.extend(handled_as(facts));
         return out;
     }
     let fname = function_ref(site);
     let public = code::is_public(site);
+    if let Some(caught) = caught_itself(site) {
+        out.push(format!(
+            "{caught} Code around the call cannot catch it before that handler does."
+        ));
+    }
     out.extend(crate::command::solutions(site));
     // Where a user catches it: around the call of the site's function when they can make
     // it, else around the way in.
@@ -1488,7 +1614,37 @@ pub(crate) fn prevention_tips(site: &Site<'_>) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{mentions, positive_form};
+    use super::{mentions, names_variant, positive_form};
+
+    #[test]
+    fn a_match_arm_of_the_record_s_own_variant_chooses_nothing() {
+        let class = "ParseError::InvalidDigit";
+        assert!(names_variant(
+            "matches!(self, Self::InvalidDigit(c))",
+            class
+        ));
+        assert!(names_variant(
+            "matches!(&self, ParseError::InvalidDigit)",
+            class
+        ));
+        assert!(names_variant(
+            "matches!(*self, ParseError::InvalidDigit { pos, .. })",
+            class
+        ));
+        // A field's value chooses among the variant's errors (regex-automata's
+        // `UnsupportedAnchored { mode: Anchored::Yes }`); another variant, or a kind of a
+        // struct, chooses among the type's.
+        assert!(!names_variant(
+            "matches!(*self, StartError::UnsupportedAnchored { mode: Anchored::Yes })",
+            "StartError::UnsupportedAnchored"
+        ));
+        assert!(!names_variant("matches!(self, Self::Other(s))", class));
+        assert!(!names_variant(
+            "matches!(&self.kind, ErrorKind::UnexpectedChar(pos, ch))",
+            "Error"
+        ));
+        assert!(!names_variant("x > 0", class));
+    }
 
     #[test]
     fn only_a_whole_negation_has_a_positive_form() {

@@ -1101,7 +1101,7 @@ fn an_explanation_says_only_what_holds() {
     );
     s.write(
         "lib/src/lib.rs",
-        "pub enum Error {\n    RedirectFailed,\n}\n\nimpl std::fmt::Display for Error {\n    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {\n        match self {\n            Error::RedirectFailed => write!(f, \"redirect failed\"),\n        }\n    }\n}\n\npub fn load(ptr: *const u8) {\n    assert!(!ptr.is_null(), \"the table is not loaded\");\n}\n",
+        "pub enum Error {\n    RedirectFailed,\n}\n\nimpl std::fmt::Display for Error {\n    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {\n        match self {\n            Error::RedirectFailed => write!(f, \"redirect failed\"),\n        }\n    }\n}\n\npub fn load(ptr: *const u8) {\n    assert!(!ptr.is_null(), \"the table is not loaded\");\n}\n\npub struct ParseError {\n    kind: Kind,\n}\n\nenum Kind {\n    Empty,\n    BadChar(char),\n}\n\nimpl std::fmt::Display for ParseError {\n    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {\n        match &self.kind {\n            Kind::Empty => f.write_str(\"empty string, expected a version\"),\n            Kind::BadChar(c) => write!(f, \"unexpected character {:?} in version\", c),\n        }\n    }\n}\n",
     );
     s.write(
         "lib/float/float.go",
@@ -1128,6 +1128,14 @@ fn an_explanation_says_only_what_holds() {
     let all = variant.to_string();
     assert!(!all.contains("already does"), "{all}");
     assert!(!all.contains("values the text shows"), "{all}");
+    assert!(all.contains("every `Error::RedirectFailed`"), "{all}");
+    // A text chosen by the arm of another enum's `match` words one case of the type: no
+    // "every `ParseError`", and the case is named.
+    let case = by("unexpected character {:?} in version");
+    let all = case.to_string();
+    assert!(!all.contains("every `ParseError`"), "{all}");
+    assert!(!all.contains("Any `ParseError`"), "{all}");
+    assert!(all.contains("Kind::BadChar(c)"), "{all}");
     // `assert!(!p.is_null())` fails when `p.is_null()`, said once.
     let assert = by("the table is not loaded");
     let doc = assert["documentation"].as_str().unwrap();
@@ -1136,6 +1144,64 @@ fn an_explanation_says_only_what_holds() {
     // `if debugFloat` with `const debugFloat = false` never runs.
     assert!(records.iter().all(|r| r["errorMessage"] != "bad hm"));
     by("negative hm");
+}
+
+/// An error its own function catches and does not raise again never reaches a caller as
+/// raised: the record says which clause catches it and what that clause does, and offers no
+/// code that catches it around the call (re's `_class_escape` raises a bare `ValueError` that
+/// its `except ValueError: pass` takes; a JavaScript `catch` takes whatever is thrown).
+#[test]
+fn an_error_caught_in_its_own_function_is_said_to_be() {
+    let s = Scratch::new();
+    s.write(
+        "lib/pkg/esc.py",
+        "def class_escape(source, escape):\n    try:\n        c = escape[1:2]\n        if c in '89':\n            raise ValueError\n        if c == 'q':\n            raise KeyError('no such escape %s' % escape)\n        return c\n    except ValueError:\n        pass\n    except KeyError as e:\n        raise\n    raise source.error('bad escape %s' % escape)\n\n\ndef convert(text):\n    try:\n        if not text:\n            raise TypeError('empty text given to convert')\n        return int(text)\n    except (TypeError, OSError) as exc:\n        raise RuntimeError('cannot convert') from exc\n",
+    );
+    s.write(
+        "lib/load.js",
+        "function load(name) {\n  try {\n    if (!name) {\n      throw new Error('a name is required to load')\n    }\n    return require(name)\n  } catch (err) {\n    console.warn('skipping', name, err.message)\n    return null\n  }\n}\nmodule.exports = { load }\n",
+    );
+    s.write(
+        "lib/src/Codec.java",
+        "public class Codec {\n    public static int decode(String s) {\n        try {\n            if (s.isEmpty()) {\n                throw new IllegalArgumentException(\"empty input to decode\");\n            }\n            return Integer.parseInt(s);\n        } catch (IllegalStateException e) {\n            return -2;\n        } catch (IllegalArgumentException e) {\n            return -1;\n        }\n    }\n}\n",
+    );
+    s.ok(&["index", "lib", "--repo", "acme/lib"]);
+    let records = s.records();
+    for (message, says) in [
+        ("ValueError", "the `except ValueError` at line 9 runs `pass`"),
+        (
+            "empty text given to convert",
+            "the `except (TypeError, OSError) as exc` at line 21 raises `RuntimeError('cannot convert')` instead",
+        ),
+        (
+            "a name is required to load",
+            "the `catch (err)` at line 7 runs `console.warn('skipping', name, err.message)` and `return null`",
+        ),
+        (
+            "empty input to decode",
+            "the `catch (IllegalArgumentException e)` at line 10 runs `return -1;`",
+        ),
+    ] {
+        let r = record_of(&records, message);
+        let doc = r["documentation"].as_str().unwrap();
+        assert!(doc.contains(&format!("catches it itself: {says}")), "{doc}");
+        assert!(!doc.contains("a trace shows"), "{doc}");
+        let pattern = r["tryCatchPattern"].as_str().unwrap();
+        assert!(pattern.contains("cannot catch it"), "{pattern}");
+        assert!(
+            pattern
+                .lines()
+                .all(|l| l.starts_with("# ") || l.starts_with("// ")),
+            "{pattern}"
+        );
+    }
+    // A bare `raise` in the handler lets it go on to the caller.
+    let again = record_of(&records, "no such escape %s");
+    assert!(!again.to_string().contains("catches it itself"), "{again}");
+    assert!(again["tryCatchPattern"]
+        .as_str()
+        .unwrap()
+        .contains("except KeyError"));
 }
 
 /// The code fields call what a caller can reach: the public function on the way in (with

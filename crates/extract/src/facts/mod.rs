@@ -16,8 +16,8 @@ use std::cell::OnceCell;
 use std::collections::HashMap;
 
 use errata_explain::{
-    Binding, Branch, Condition, ConditionKind, ConfigRead, ConfigSource, Context, Effect, Facts,
-    Function, Parameter, State, Unwrapped, Write,
+    Binding, Branch, Catch, Condition, ConditionKind, ConfigRead, ConfigSource, Context, Effect,
+    Facts, Function, Parameter, State, Unwrapped, Write,
 };
 use errata_lang::Lang;
 use tree_sitter::Node;
@@ -641,10 +641,12 @@ impl<'t, 's> FileFacts<'t, 's> {
                     .is_some_and(|b| b.id() == child.id())
                 {
                     let mut catches = Vec::new();
+                    let mut caught = Vec::new();
                     let mut finally = None;
                     for c in named(node) {
                         if self.syn.catches.contains(&c.kind()) {
                             catches.push(self.clause_head(c));
+                            caught.push(self.catch(c));
                         } else if self.syn.finallies.contains(&c.kind()) {
                             let body = named(c).into_iter().last().unwrap_or(c);
                             finally = Some(self.statements(body).join(" "));
@@ -654,6 +656,7 @@ impl<'t, 's> FileFacts<'t, 's> {
                         line,
                         catches,
                         finally,
+                        caught,
                     });
                 }
             } else if self.syn.catches.contains(&kind) {
@@ -909,6 +912,59 @@ impl<'t, 's> FileFacts<'t, 's> {
     }
 
     /// The head of a `catch` or `except` clause: `catch (error)`, `except KeyError as e`.
+    /// A `catch` / `except` clause and what its handler does: whether it raises again what
+    /// it caught, or raises another error.
+    fn catch(&self, clause: Node<'_>) -> Catch {
+        let head = self.clause_head(clause);
+        let body = clause.child_by_field_name("body").or_else(|| {
+            named(clause)
+                .into_iter()
+                .find(|n| is_block(n.kind()) || n.kind() == "block")
+        });
+        let bound = bound_name(&head, self.syn.python);
+        let mut rethrows = false;
+        let mut raises = None;
+        if let Some(body) = body {
+            let mut throws = Vec::new();
+            self.throws_in(body, &mut throws);
+            for t in throws {
+                let raised = named(t).into_iter().next().map(|e| self.text(e));
+                let again = match (raised.as_deref(), bound.as_deref()) {
+                    (None, _) => true,
+                    (Some(r), Some(b)) => {
+                        r == b
+                            || r.strip_prefix(b)
+                                .is_some_and(|rest| rest.starts_with(" from"))
+                    }
+                    _ => false,
+                };
+                if again {
+                    rethrows = true;
+                } else if raises.is_none() {
+                    raises = raised.map(|r| clip(squash(&r)));
+                }
+            }
+        }
+        Catch {
+            clause: head,
+            line: clause.start_position().row as u32 + 1,
+            statements: body.map(|b| self.statements(b)).unwrap_or_default(),
+            rethrows,
+            raises,
+        }
+    }
+
+    /// The `raise` / `throw` statements of a handler, not those of functions defined in it.
+    fn throws_in<'n>(&self, node: Node<'n>, out: &mut Vec<Node<'n>>) {
+        for c in named(node) {
+            match c.kind() {
+                "raise_statement" | "throw_statement" => out.push(c),
+                k if k.contains("function") || k.contains("lambda") || k.contains("class") => {}
+                _ => self.throws_in(c, out),
+            }
+        }
+    }
+
     fn clause_head(&self, clause: Node<'_>) -> String {
         let body = clause
             .child_by_field_name("body")
@@ -1443,6 +1499,25 @@ fn named(node: Node<'_>) -> Vec<Node<'_>> {
     node.named_children(&mut c)
         .filter(|n| !n.kind().contains("comment"))
         .collect()
+}
+
+/// The name a `catch` / `except` clause binds what it caught to: `e` of `except X as e`,
+/// `catch (IOException | X e)` and `catch (e)`.
+fn bound_name(head: &str, python: bool) -> Option<String> {
+    let name = if python {
+        head.rsplit_once(" as ")?.1
+    } else {
+        let inner = head.split_once('(')?.1.rsplit_once(')')?.0;
+        inner
+            .rsplit(|c: char| c.is_whitespace() || c == '|')
+            .next()?
+    };
+    let name = name.trim();
+    (!name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '$'))
+    .then(|| name.to_owned())
 }
 
 fn is_block(kind: &str) -> bool {
