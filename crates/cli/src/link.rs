@@ -243,6 +243,11 @@ fn relink(
             None => Vec::new(),
         },
     };
+    // A call inside a `try` of its own function that catches the error ends it there.
+    let found_callers = match (&facts.function, own_class) {
+        (Some(f), None) => caught_at_callers(index, &item.record, f, fam, found_callers),
+        _ => found_callers,
+    };
     let found_tests = tests_of(index, &item.record, &facts, fam, single);
     let found_entry = match (&facts.function, own_class) {
         (Some(f), None) => entry::entry(ways.graph, ways.program, fam, &item.record.file_path, f),
@@ -417,6 +422,7 @@ fn tests_of(
                 .split_once(errata_model::EXPECT_SEPARATOR)
                 .map_or(t.text.clone(), |(_, c)| c.to_owned()),
             exact: true,
+            caught: None,
         })
         .collect()
 }
@@ -584,6 +590,41 @@ fn find_call(text: &str, name: &str) -> Option<usize> {
     })
 }
 
+/// The callers with the clause of a `try` around the call that catches the record's error
+/// and does not raise it again ([`RefKind::Catches`]), where there is one.
+fn caught_at_callers(
+    index: &RefIndex,
+    record: &errata_model::Record,
+    f: &errata_explain::Function,
+    fam: u8,
+    mut callers: Vec<Reference>,
+) -> Vec<Reference> {
+    let Some(lang) = Lang::from_path(std::path::Path::new(&record.file_path)) else {
+        return callers;
+    };
+    let catches = index.get(RefKind::Catches, &f.name, fam);
+    if catches.is_empty() {
+        return callers;
+    }
+    for c in &mut callers {
+        let Some(at) = catches
+            .iter()
+            .find(|k| k.file == c.file && k.line == c.line)
+        else {
+            continue;
+        };
+        let clauses = errata_explain::Catch::decode_all(&at.text);
+        c.caught = errata_explain::caught_by(
+            lang,
+            record.error_type,
+            record.error_class.as_deref(),
+            &clauses,
+        )
+        .cloned();
+    }
+    callers
+}
+
 /// The places that create an error class (`new X(…)`, `raise X(…)`, `&X{…}`): the code's
 /// before the tests', and those in the record's own folder first (a class of that name
 /// elsewhere may be another one; of a generic name, such as `Error`, it is taken to be).
@@ -638,6 +679,7 @@ fn reference(f: &Found, exact: bool) -> Reference {
         function: f.function.clone(),
         text: f.text.clone(),
         exact,
+        caught: None,
     }
 }
 
@@ -684,6 +726,7 @@ mod tests {
             function: None,
             text: text.into(),
             exact: true,
+            caught: None,
         };
         let open = method("open", "URLopener");
         let py = "urllib/request.py";

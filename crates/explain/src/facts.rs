@@ -232,6 +232,52 @@ pub struct Catch {
     pub raises: Option<String>,
 }
 
+impl Catch {
+    /// The clauses of the `try`s around a call, innermost first, as the text of a
+    /// [`errata_model::RefKind::Catches`] reference: one line of fields apart by control
+    /// characters, which code text does not hold.
+    pub fn encode_all(clauses: &[Catch]) -> String {
+        let clean = |s: &str| s.replace(['\u{1d}', '\u{1e}', '\u{1f}', '\t', '\n'], " ");
+        clauses
+            .iter()
+            .map(|c| {
+                let statements: Vec<String> = c.statements.iter().map(|s| clean(s)).collect();
+                format!(
+                    "{}\u{1e}{}\u{1e}{}\u{1e}{}\u{1e}{}",
+                    c.line,
+                    u8::from(c.rethrows),
+                    clean(&c.clause),
+                    c.raises.as_deref().map(clean).unwrap_or_default(),
+                    statements.join("\u{1d}")
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("\u{1f}")
+    }
+
+    /// The clauses [`Catch::encode_all`] wrote.
+    pub fn decode_all(text: &str) -> Vec<Catch> {
+        text.split('\u{1f}')
+            .filter_map(|c| {
+                let mut f = c.split('\u{1e}');
+                let (line, again, clause, raises, statements) =
+                    (f.next()?, f.next()?, f.next()?, f.next()?, f.next()?);
+                Some(Catch {
+                    clause: clause.to_owned(),
+                    line: line.parse().ok()?,
+                    statements: statements
+                        .split('\u{1d}')
+                        .filter(|s| !s.is_empty())
+                        .map(str::to_owned)
+                        .collect(),
+                    rethrows: again == "1",
+                    raises: (!raises.is_empty()).then(|| raises.to_owned()),
+                })
+            })
+            .collect()
+    }
+}
+
 /// What the other side of the `if` the site is on runs instead.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -339,6 +385,10 @@ pub struct Reference {
     pub text: String,
     /// False when the name it was found by is defined in several places.
     pub exact: bool,
+    /// For a call: the clause of a `try` around it, in the calling function, that catches the
+    /// record's error and does not raise it again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub caught: Option<Catch>,
 }
 
 impl Facts {

@@ -71,23 +71,13 @@ impl<'a> Site<'a> {
     /// when its handler does not raise it again: the error does not leave the function as
     /// raised. The first clause that catches the class decides, as at run time.
     pub(crate) fn caught_here(&self) -> Option<&'a Catch> {
-        if self.error_type != ErrorType::Exception {
-            return None;
-        }
-        // A JavaScript `catch` catches whatever is thrown, of a class or not.
-        let name = match self.class {
-            Some(class) => class.rsplit(['.', ':']).next()?,
-            None if matches!(self.lang, Lang::JavaScript | Lang::TypeScript) => "Error",
-            None => return None,
-        };
         let facts: &'a Facts = self.facts;
-        facts.context.iter().rev().find_map(|c| match c {
-            Context::Try { caught, .. } => caught
-                .iter()
-                .find(|k| catches(self.lang, &k.clause, name))
-                .filter(|k| !k.rethrows),
+        let mut tries = facts.context.iter().rev().filter_map(|c| match c {
+            Context::Try { caught, .. } => Some(caught.as_slice()),
             _ => None,
-        })
+        });
+        let innermost_first: Vec<&'a Catch> = tries.by_ref().flatten().collect();
+        caught_by(self.lang, self.error_type, self.class, innermost_first)
     }
 
     /// Whether the error is raised without a message of its own (`raise EOFError`, `throw new
@@ -99,6 +89,30 @@ impl<'a> Site<'a> {
                 .class
                 .is_some_and(|c| c.rsplit(['.', ':']).next() == Some(self.message))
     }
+}
+
+/// The first of `clauses` (innermost `try` first, each in its order) that catches an error of
+/// `class` raised as `error_type`, if it does not raise it again: then the error goes no
+/// further as raised.
+pub fn caught_by<'c>(
+    lang: Lang,
+    error_type: ErrorType,
+    class: Option<&str>,
+    clauses: impl IntoIterator<Item = &'c Catch>,
+) -> Option<&'c Catch> {
+    if error_type != ErrorType::Exception {
+        return None;
+    }
+    // A JavaScript `catch` catches whatever is thrown, of a class or not.
+    let name = match class {
+        Some(class) => class.rsplit(['.', ':']).next()?,
+        None if matches!(lang, Lang::JavaScript | Lang::TypeScript) => "Error",
+        None => return None,
+    };
+    clauses
+        .into_iter()
+        .find(|k| catches(lang, &k.clause, name))
+        .filter(|k| !k.rethrows)
 }
 
 /// Whether the clause `clause` (`except (KeyError, ValueError) as e`, `catch (IOException |
@@ -119,7 +133,8 @@ fn catches(lang: Lang, clause: &str, name: &str) -> bool {
                 .trim()
                 .trim_start_matches("except")
                 .trim_start_matches('*');
-            let head = head.split(" as ").next().unwrap_or(head).trim();
+            let head = head.split(" as ").next().unwrap_or(head);
+            let head = head.trim().trim_end_matches(':').trim();
             if head.is_empty() {
                 return true;
             }
@@ -384,6 +399,55 @@ fn constructor_call(lang: Lang, f: &facts::Function) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_clause_catches_what_it_names_and_what_every_error_derives_from() {
+        use super::catches;
+        use errata_lang::Lang::{Java, JavaScript, Python};
+        assert!(catches(
+            Python,
+            "except (KeyError, ValueError) as e",
+            "ValueError"
+        ));
+        assert!(catches(Python, "except re.error", "error"));
+        assert!(catches(Python, "except", "KeyboardInterrupt"));
+        assert!(catches(Python, "except Exception: # anything", "OSError"));
+        assert!(!catches(Python, "except Exception", "KeyboardInterrupt"));
+        assert!(!catches(Python, "except KeyError", "ValueError"));
+        assert!(catches(
+            Java,
+            "catch (final IOException | IllegalArgumentException e)",
+            "IllegalArgumentException"
+        ));
+        assert!(catches(Java, "catch (Exception e)", "IOException"));
+        assert!(!catches(Java, "catch (Exception e)", "InternalError"));
+        assert!(!catches(Java, "catch (IOException e)", "e"));
+        assert!(catches(JavaScript, "catch (err)", "Error"));
+    }
+
+    #[test]
+    fn catch_clauses_survive_their_reference_text() {
+        let clauses = vec![
+            super::Catch {
+                clause: "except (KeyError, ValueError) as e".into(),
+                line: 12,
+                statements: vec!["log(e)".into(), "return None".into()],
+                rethrows: false,
+                raises: None,
+            },
+            super::Catch {
+                clause: "except OSError".into(),
+                line: 15,
+                statements: vec![],
+                rethrows: true,
+                raises: Some("Failed(\"x\")".into()),
+            },
+        ];
+        assert_eq!(
+            super::Catch::decode_all(&super::Catch::encode_all(&clauses)),
+            clauses
+        );
+    }
+
     use super::*;
 
     fn site<'a>(
@@ -908,6 +972,7 @@ mod tests {
                     function: Some(format!("f{i}")),
                     text: "load()".into(),
                     exact: true,
+                    caught: None,
                 })
                 .collect(),
             ..Facts::default()

@@ -889,6 +889,16 @@ fn handler_of<'a>(site: &Site<'a>) -> Option<(&'a str, u32)> {
 /// the site's own function that catches its error ([`Site::caught_here`]), and what it does.
 pub(crate) fn caught_itself(site: &Site<'_>) -> Option<String> {
     let c = site.caught_here()?;
+    Some(format!(
+        "{} catches it itself: {}.",
+        function_ref(site),
+        catch_phrase(site, c)
+    ))
+}
+
+/// "the `except ValueError` at line 372 runs `pass`": a clause that catches the error, and
+/// what its handler does.
+fn catch_phrase(site: &Site<'_>, c: &crate::Catch) -> String {
     let action = match (&c.raises, c.statements.as_slice()) {
         (Some(r), _) => format!("raises {} instead", ticked(r)),
         (None, []) => "does nothing with it".to_owned(),
@@ -899,11 +909,34 @@ pub(crate) fn caught_itself(site: &Site<'_>) -> Option<String> {
     };
     let marker = if site.lang == Lang::Python { "#" } else { "//" };
     let clause = c.clause.split(marker).next().unwrap_or(&c.clause).trim();
-    Some(format!(
-        "{} catches it itself: the `{clause}` at line {} {action}.",
-        function_ref(site),
-        c.line
-    ))
+    format!("the `{clause}` at line {} {action}", c.line)
+}
+
+/// The calls of the site's function that catch its error in a `try` around them: "`g()` at
+/// f.py:12 catches it: the `except X` at line 14 runs `…`", and whether all the calls found do.
+fn caught_by_callers(site: &Site<'_>) -> Option<(String, bool)> {
+    let callers = &site.facts.callers;
+    let caught: Vec<String> = callers
+        .iter()
+        .filter_map(|c| {
+            let k = c.caught.as_ref()?;
+            let who = c
+                .function
+                .as_deref()
+                .map_or_else(|| "The call".to_owned(), |f| format!("`{f}()`"));
+            Some(format!(
+                "{who} at {}:{} catches it: {}",
+                c.file,
+                c.line,
+                catch_phrase(site, k)
+            ))
+        })
+        .collect();
+    if caught.is_empty() {
+        return None;
+    }
+    let all = caught.len() == callers.len();
+    Some((format!("{}.", caught.join("; ")), all))
 }
 
 /// When the value a Rust `.expect(…)` unwraps fails it: "`x` is an `Err` or `None`".
@@ -996,6 +1029,10 @@ pub(crate) fn trigger_scenarios(site: &Site<'_>) -> String {
         ));
     }
     if let Some(caught) = caught_itself(site) {
+        out.push(' ');
+        out.push_str(&caught);
+    }
+    if let Some((caught, _)) = caught_by_callers(site) {
         out.push(' ');
         out.push_str(&caught);
     }
@@ -1381,6 +1418,10 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
     if let Some(caught) = caught_itself(site) {
         out.push(format!(
             "{caught} Code around the call cannot catch it before that handler does."
+        ));
+    } else if let Some((caught, true)) = caught_by_callers(site) {
+        out.push(format!(
+            "Every call of {fname} found is inside a `try` that catches it. {caught} What reaches a user is what those handlers do."
         ));
     }
     out.extend(crate::command::solutions(site));

@@ -342,6 +342,9 @@ pub enum RefKind {
     /// A function or method that makes an error with a fixed code (npm's `usageError(prefix) {
     /// return Object.assign(new Error(…), { code: 'EUSAGE' }) }`): its text is the code.
     Builds,
+    /// A call inside a `try` of its function: named by the called name, its text is the
+    /// clauses that catch around it, innermost first (`Catch::encode_all` of errata-explain).
+    Catches,
 }
 
 /// Between the pattern and the call in the text of a [`RefKind::Expect`] reference.
@@ -356,6 +359,7 @@ impl RefKind {
             RefKind::Use => "use",
             RefKind::Expect => "expect",
             RefKind::Builds => "builds",
+            RefKind::Catches => "catches",
         }
     }
 
@@ -368,6 +372,7 @@ impl RefKind {
             RefKind::Use,
             RefKind::Expect,
             RefKind::Builds,
+            RefKind::Catches,
         ]
         .into_iter()
         .find(|k| k.as_str() == s)

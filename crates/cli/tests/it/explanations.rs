@@ -1165,8 +1165,24 @@ fn an_error_caught_in_its_own_function_is_said_to_be() {
         "lib/src/Codec.java",
         "public class Codec {\n    public static int decode(String s) {\n        try {\n            if (s.isEmpty()) {\n                throw new IllegalArgumentException(\"empty input to decode\");\n            }\n            return Integer.parseInt(s);\n        } catch (IllegalStateException e) {\n            return -2;\n        } catch (IllegalArgumentException e) {\n            return -1;\n        }\n    }\n}\n",
     );
+    s.write(
+        "lib/pkg/warn.py",
+        "import sys\n\nclass _OptionError(Exception):\n    pass\n\n\ndef _processoptions(args):\n    for arg in args:\n        try:\n            _setoption(arg)\n        except _OptionError as msg:\n            print('Invalid -W option ignored:', msg, file=sys.stderr)\n\n\ndef _setoption(arg):\n    parts = arg.split(':')\n    if len(parts) > 5:\n        raise _OptionError('too many fields (max 5): %r' % (arg,))\n    return parts\n\n\ndef simplefilter(arg):\n    try:\n        return _setoption(arg)\n    except ValueError:\n        return None\n",
+    );
     s.ok(&["index", "lib", "--repo", "acme/lib"]);
     let records = s.records();
+    // A caller that catches it in a `try` around the call is named with what it does; one
+    // whose `try` catches another class is not.
+    let option = record_of(&records, "too many fields (max 5): %r");
+    let when = option["triggerScenarios"].as_str().unwrap();
+    assert!(
+        when.contains("`_processoptions()` at pkg/warn.py:10 catches it: the `except _OptionError as msg` at line 11 runs `print("),
+        "{when}"
+    );
+    assert!(
+        !when.contains("`simplefilter()` at pkg/warn.py:24 catches"),
+        "{when}"
+    );
     for (message, says) in [
         ("ValueError", "the `except ValueError` at line 9 runs `pass`"),
         (

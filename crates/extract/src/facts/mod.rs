@@ -912,57 +912,8 @@ impl<'t, 's> FileFacts<'t, 's> {
     }
 
     /// The head of a `catch` or `except` clause: `catch (error)`, `except KeyError as e`.
-    /// A `catch` / `except` clause and what its handler does: whether it raises again what
-    /// it caught, or raises another error.
     fn catch(&self, clause: Node<'_>) -> Catch {
-        let head = self.clause_head(clause);
-        let body = clause.child_by_field_name("body").or_else(|| {
-            named(clause)
-                .into_iter()
-                .find(|n| is_block(n.kind()) || n.kind() == "block")
-        });
-        let bound = bound_name(&head, self.syn.python);
-        let mut rethrows = false;
-        let mut raises = None;
-        if let Some(body) = body {
-            let mut throws = Vec::new();
-            self.throws_in(body, &mut throws);
-            for t in throws {
-                let raised = named(t).into_iter().next().map(|e| self.text(e));
-                let again = match (raised.as_deref(), bound.as_deref()) {
-                    (None, _) => true,
-                    (Some(r), Some(b)) => {
-                        r == b
-                            || r.strip_prefix(b)
-                                .is_some_and(|rest| rest.starts_with(" from"))
-                    }
-                    _ => false,
-                };
-                if again {
-                    rethrows = true;
-                } else if raises.is_none() {
-                    raises = raised.map(|r| clip(squash(&r)));
-                }
-            }
-        }
-        Catch {
-            clause: head,
-            line: clause.start_position().row as u32 + 1,
-            statements: body.map(|b| self.statements(b)).unwrap_or_default(),
-            rethrows,
-            raises,
-        }
-    }
-
-    /// The `raise` / `throw` statements of a handler, not those of functions defined in it.
-    fn throws_in<'n>(&self, node: Node<'n>, out: &mut Vec<Node<'n>>) {
-        for c in named(node) {
-            match c.kind() {
-                "raise_statement" | "throw_statement" => out.push(c),
-                k if k.contains("function") || k.contains("lambda") || k.contains("class") => {}
-                _ => self.throws_in(c, out),
-            }
-        }
+        catch_clause(clause, self.src, self.syn.python)
     }
 
     fn clause_head(&self, clause: Node<'_>) -> String {
@@ -1499,6 +1450,78 @@ fn named(node: Node<'_>) -> Vec<Node<'_>> {
     node.named_children(&mut c)
         .filter(|n| !n.kind().contains("comment"))
         .collect()
+}
+
+/// A `catch` / `except` clause and what its handler does: whether it raises again what it
+/// caught, or raises another error.
+pub(crate) fn catch_clause(clause: Node<'_>, src: &str, python: bool) -> Catch {
+    let text = |n: Node<'_>| clip(crate::text::compact_code(n, src));
+    let body = clause.child_by_field_name("body").or_else(|| {
+        named(clause)
+            .into_iter()
+            .find(|n| is_block(n.kind()) || n.kind() == "block")
+    });
+    let end = body.map_or(clause.end_byte(), |b| b.start_byte());
+    let head = clip(
+        squash(&src[clause.start_byte()..end])
+            .trim_end_matches(':')
+            .trim()
+            .to_owned(),
+    );
+    let bound = bound_name(&head, python);
+    let mut rethrows = false;
+    let mut raises = None;
+    let mut statements = Vec::new();
+    if let Some(body) = body {
+        let mut throws = Vec::new();
+        throws_in(body, &mut throws);
+        for t in throws {
+            let raised = named(t).into_iter().next().map(text);
+            let again = match (raised.as_deref(), bound.as_deref()) {
+                (None, _) => true,
+                (Some(r), Some(b)) => {
+                    r == b
+                        || r.strip_prefix(b)
+                            .is_some_and(|rest| rest.starts_with(" from"))
+                }
+                _ => false,
+            };
+            if again {
+                rethrows = true;
+            } else if raises.is_none() {
+                raises = raised.map(|r| clip(squash(&r)));
+            }
+        }
+        let stmts = if is_block(body.kind()) || body.kind() == "block" {
+            named(body)
+        } else {
+            vec![body]
+        };
+        statements = stmts
+            .into_iter()
+            .filter(|s| !s.kind().contains("comment"))
+            .take(3)
+            .map(text)
+            .collect();
+    }
+    Catch {
+        clause: head,
+        line: clause.start_position().row as u32 + 1,
+        statements,
+        rethrows,
+        raises,
+    }
+}
+
+/// The `raise` / `throw` statements of a handler, not those of functions defined in it.
+fn throws_in<'n>(node: Node<'n>, out: &mut Vec<Node<'n>>) {
+    for c in named(node) {
+        match c.kind() {
+            "raise_statement" | "throw_statement" => out.push(c),
+            k if k.contains("function") || k.contains("lambda") || k.contains("class") => {}
+            _ => throws_in(c, out),
+        }
+    }
 }
 
 /// The name a `catch` / `except` clause binds what it caught to: `e` of `except X as e`,

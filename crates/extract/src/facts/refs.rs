@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use errata_explain::Catch;
 use errata_lang::Lang;
 use errata_model::{Ref, RefKind};
 use tree_sitter::{Node, Tree};
@@ -13,6 +14,9 @@ use crate::rules::rules_of;
 
 /// Most references kept from one file.
 const MAX_REFS_PER_FILE: usize = 50_000;
+/// Most `catch` clauses kept around one call.
+const MAX_CLAUSES: usize = 6;
+
 /// Longest text kept for a reference.
 const MAX_REF_TEXT: usize = 120;
 
@@ -38,6 +42,7 @@ const HANDLER: u8 = 8;
 const RETURN: u8 = 16;
 const HELPER: u8 = 32;
 const CREATION: u8 = 64;
+const TRY: u8 = 128;
 
 /// Node kinds that may handle an error class, by language.
 fn handler_kind(lang: Lang, kind: &str) -> bool {
@@ -163,6 +168,9 @@ fn role_table(lang: Lang, tree: &Tree) -> Vec<u8> {
             if handler_kind(lang, kind) {
                 r |= HANDLER;
             }
+            if syn.tries.contains(&kind) {
+                r |= TRY;
+            }
             if lang == Lang::Go && kind == "return_statement" {
                 r |= RETURN;
             }
@@ -185,6 +193,10 @@ fn scan<'t>(lang: Lang, tree: &'t Tree, src: &str, facts: Option<&FileFacts<'t, 
     let mut helpers = Vec::new();
     // The functions the walk is in: (end byte, name).
     let mut functions: Vec<(usize, Option<String>)> = Vec::new();
+    // The bodies of the `try`s the walk is in: (start and end byte, the function depth it is
+    // at, its clauses).
+    let mut tries: Vec<(usize, usize, usize, Vec<Catch>)> = Vec::new();
+    let python = lang == Lang::Python;
     super::preorder(tree.root_node(), |node| {
         let role = roles.get(node.kind_id() as usize).copied().unwrap_or(0);
         if role == 0 {
@@ -195,6 +207,12 @@ fn scan<'t>(lang: Lang, tree: &'t Tree, src: &str, facts: Option<&FileFacts<'t, 
             .is_some_and(|(end, _)| *end <= node.start_byte())
         {
             functions.pop();
+        }
+        while tries
+            .last()
+            .is_some_and(|(_, end, ..)| *end <= node.start_byte())
+        {
+            tries.pop();
         }
         let enclosing = || functions.iter().rev().find_map(|(_, n)| n.clone());
         if let Some(f) = facts.filter(|_| role & (CALL | ASSIGNMENT) != 0) {
@@ -229,9 +247,40 @@ fn scan<'t>(lang: Lang, tree: &'t Tree, src: &str, facts: Option<&FileFacts<'t, 
                 }
             }
             functions.push((node.end_byte(), name.or_else(enclosing)));
+        } else if role & TRY != 0 {
+            if let Some(body) = node.child_by_field_name("body") {
+                let syn = Syntax::of(lang);
+                let clauses: Vec<Catch> = named(node)
+                    .into_iter()
+                    .filter(|c| syn.catches.contains(&c.kind()))
+                    .map(|c| super::catch_clause(c, src, python))
+                    .collect();
+                if !clauses.is_empty() {
+                    tries.push((body.start_byte(), body.end_byte(), functions.len(), clauses));
+                }
+            }
         } else if role & CALL != 0 {
             if let Some(name) = callee_name(node, src) {
                 out.push(reference(RefKind::Call, name, node, enclosing(), src));
+                // The clauses that catch around the call in its own function, innermost first.
+                let depth = functions.len();
+                let around: Vec<Catch> = tries
+                    .iter()
+                    .rev()
+                    .take_while(|(.., d, _)| *d == depth)
+                    .filter(|(start, ..)| *start <= node.start_byte())
+                    .flat_map(|(.., clauses)| clauses.iter().cloned())
+                    .take(MAX_CLAUSES)
+                    .collect();
+                if !around.is_empty() {
+                    out.push(Ref {
+                        kind: RefKind::Catches,
+                        name: name.to_owned(),
+                        line: node.start_position().row as u32 + 1,
+                        function: enclosing(),
+                        text: Catch::encode_all(&around),
+                    });
+                }
             }
             if let Some(h) = call_handler(lang, node, src) {
                 out.push(reference(RefKind::Handler, &h, node, enclosing(), src));
