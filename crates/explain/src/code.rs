@@ -420,6 +420,12 @@ fn reaching_call(site: &Site<'_>) -> Option<Reaching> {
         _ => String::new(),
     };
     let call = call_of(site, &callee, None)?;
+    // A generator's body runs as its result is iterated, not when it is called.
+    let call = match named_function(site).filter(|f| f.generator && callee.own) {
+        Some(_) if site.lang == Lang::Python => format!("list({call})"),
+        Some(_) => format!("[...{call}]"),
+        None => call,
+    };
     let via = (!callee.own).then(|| {
         let f = named_function(site).map_or("", |f| f.name.as_str());
         match callee.file == site.file_path {
@@ -922,10 +928,13 @@ pub(crate) fn type_guard(site: &Site<'_>) -> String {
     if site.error_type == ErrorType::Log {
         return log_guard(site, &quoted(&fragment));
     }
-    if site.messageless()
-        || fragment.chars().filter(|c| c.is_alphanumeric()).count() < 3 && site.class.is_some()
-    {
+    // A message that is all placeholders (`%s: %v`, `{value}`) has no text to tell it by.
+    let weak = literal_alphanumerics(&fragment) < 3;
+    if site.messageless() || weak && site.class.is_some() {
         return class_guard(site);
+    }
+    if weak {
+        return any_guard(site);
     }
     if let Some(command) = command_of(site) {
         return output_guard(site, command);
@@ -1045,6 +1054,44 @@ fn command_run(site: &Site<'_>, command: &str, handle: &str) -> String {
 }
 
 /// A test of the error by its class alone, for a message with no literal text to look for.
+/// The letters and digits of `s` outside its placeholders.
+fn literal_alphanumerics(s: &str) -> usize {
+    let b = s.as_bytes();
+    let (mut i, mut n) = (0, 0);
+    while i < b.len() {
+        match hole_end(b, i) {
+            Some(end) => i = end.max(i + 1),
+            None => {
+                n += usize::from(b[i].is_ascii_alphanumeric() || b[i] >= 0x80);
+                i += 1;
+            }
+        }
+    }
+    n
+}
+
+/// The guard of an error without a class whose message has no fixed text: nothing tells it
+/// apart from the other errors of the same call, and the guard says so.
+fn any_guard(site: &Site<'_>) -> String {
+    let c = comment(site.lang);
+    let why = format!(
+        "{c} {} has no fixed text to tell it apart: any error of the call is taken for it",
+        quoted(site.message)
+    );
+    let panics = matches!(site.error_type, ErrorType::Panic | ErrorType::Assertion);
+    match site.lang {
+        Lang::Go if site.error_type == ErrorType::Exit => format!("func isThisExit(stderr string) bool {{\n\t{why}\n\treturn stderr != \"\"\n}}"),
+        Lang::Go if panics => format!("func isThisPanic(r any) bool {{\n\t{why}\n\treturn r != nil\n}}"),
+        Lang::Go => format!("func isThisError(err error) bool {{\n\t{why}\n\treturn err != nil\n}}"),
+        Lang::Rust if panics => format!("fn is_this_panic(_payload: &(dyn std::any::Any + Send)) -> bool {{\n    {why}\n    true\n}}"),
+        Lang::Rust => format!("fn is_this_error(_e: &dyn std::fmt::Display) -> bool {{\n    {why}\n    true\n}}"),
+        Lang::TypeScript => format!("function isThisError(e: unknown): e is Error {{\n  {why}\n  return e instanceof Error;\n}}"),
+        Lang::JavaScript => format!("function isThisError(e) {{\n  {why}\n  return e instanceof Error;\n}}"),
+        Lang::Python => format!("def is_this_error(e: BaseException) -> bool:\n    {why}\n    return isinstance(e, Exception)"),
+        Lang::Java => format!("static boolean isThisError(Throwable e) {{\n    {why}\n    return e instanceof Exception;\n}}"),
+    }
+}
+
 fn class_guard(site: &Site<'_>) -> String {
     let c = site.class.unwrap_or("Error");
     match site.lang {

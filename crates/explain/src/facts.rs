@@ -132,6 +132,10 @@ pub struct Function {
     /// decides its parameters, not the caller of the function it is written in.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub callback: bool,
+    /// A generator (Python's `yield` in its body, JavaScript's `function*`): a call returns
+    /// at once, and its body, with the raise, runs as the result is iterated.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub generator: bool,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -213,6 +217,10 @@ pub enum Context {
     /// Built only where a configuration predicate holds: Rust's `#[cfg(unix)]` on an enclosing
     /// item (`condition` is `unix`), or a `debug_assert!` (`debug_assertions`).
     Cfg { condition: String, line: u32 },
+    /// The enclosing function is defined inside an `if` of the module or class: Python's
+    /// `if _mswindows: def _execute_child(…)`. That definition exists only where `condition`
+    /// held when the module or class was run.
+    Defined { condition: String, line: u32 },
 }
 
 /// A `catch` / `except` clause of a `try` around the site, and what its handler does.

@@ -562,6 +562,7 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
         doc.push(' ');
         doc.push_str(&caught);
     }
+    doc.push_str(&how_it_runs(site));
     doc.push_str(&own_words(site));
     doc.push_str(&way_in(site));
     doc.push_str(&crate::command::documentation(site));
@@ -617,6 +618,7 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
     // writes is not named: whether it is an object's, a class's constant or configuration
     // is not known here.
     let mut parameters = Vec::new();
+    let mut told: Vec<&str> = Vec::new();
     for s in &facts.state {
         match s.binding {
             Binding::Parameter => parameters.push(ticked(&s.name)),
@@ -624,8 +626,12 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
                 // A local given a literal (`i = 0`, `buf = []`) is changed before the raise:
                 // its first value says nothing of the one the guard reads.
                 if let Some(v) = s.value.as_deref().filter(|v| !is_literal_value(v)) {
+                    // `argv.length` and `argv[2]` are one local.
                     let local = s.name.split(['.', '[']).next().unwrap_or(&s.name);
-                    doc.push_str(&format!(" `{local}` comes from `{v}`."));
+                    if !told.contains(&local) {
+                        told.push(local);
+                        doc.push_str(&format!(" `{local}` comes from `{v}`."));
+                    }
                 }
             }
             Binding::State if s.writes.is_empty() => {}
@@ -885,6 +891,36 @@ fn handler_of<'a>(site: &Site<'a>) -> Option<(&'a str, u32)> {
     })
 }
 
+/// " `f()` is a generator: …", when the site's function is one, and the `if`s of its module
+/// or class it is defined under.
+fn how_it_runs(site: &Site<'_>) -> String {
+    let defined: Vec<String> = site
+        .facts
+        .context
+        .iter()
+        .filter_map(|c| match c {
+            Context::Defined { condition, line } => Some(format!("`{condition}` (line {line})")),
+            _ => None,
+        })
+        .collect();
+    let mut out = String::new();
+    if !defined.is_empty() {
+        out.push_str(&format!(
+            " This definition of {} exists only when {} held as its module or class was run.",
+            function_ref(site),
+            and_list(&defined)
+        ));
+    }
+    if !site.facts.function.as_ref().is_some_and(|f| f.generator) {
+        return out;
+    }
+    out.push_str(&format!(
+        " {} is a generator: a call returns at once, and this line runs as its result is iterated (by a loop over it, or by making a list of it), so that is where the error appears.",
+        function_ref(site)
+    ));
+    out
+}
+
 /// "`f()` catches it itself: the `except ValueError` at line 372 runs `pass`.": the handler of
 /// the site's own function that catches its error ([`Site::caught_here`]), and what it does.
 pub(crate) fn caught_itself(site: &Site<'_>) -> Option<String> {
@@ -1032,6 +1068,7 @@ pub(crate) fn trigger_scenarios(site: &Site<'_>) -> String {
         out.push(' ');
         out.push_str(&caught);
     }
+    out.push_str(&how_it_runs(site));
     if let Some((caught, _)) = caught_by_callers(site) {
         out.push(' ');
         out.push_str(&caught);

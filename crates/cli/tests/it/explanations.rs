@@ -1146,6 +1146,65 @@ fn an_explanation_says_only_what_holds() {
     by("negative hm");
 }
 
+/// A generator raises as its result is iterated, and the code iterates it; a local given a
+/// value only in a branch the site is not in has that value on no path to it; a method
+/// defined under an `if` of its class exists only where that held.
+#[test]
+fn a_generator_raises_as_it_is_iterated_and_a_branch_not_taken_gives_no_value() {
+    let s = Scratch::new();
+    s.write(
+        "lib/pkg/net.py",
+        "def summarize(first, last):\n    if first.version != 4:\n        raise ValueError('unknown IP version')\n    while first <= last:\n        yield first\n        first += 1\n\n\nclass Compiler:\n    def fix_args(self, output_dir):\n        if output_dir is None:\n            output_dir = self.output_dir\n        elif not isinstance(output_dir, str):\n            raise TypeError(\"'output_dir' must be a string or None\")\n        return output_dir\n\n\nclass Popen:\n    if _mswindows:\n        def _wait(self, timeout):\n            if timeout < 0:\n                raise ValueError('timeout must not be negative on Windows')\n    else:\n        def _wait(self, timeout):\n            return 0\n",
+    );
+    s.ok(&["index", "lib", "--repo", "acme/lib"]);
+    let records = s.records();
+    let gen = record_of(&records, "unknown IP version");
+    let doc = gen["documentation"].as_str().unwrap();
+    assert!(doc.contains("`summarize()` is a generator"), "{doc}");
+    let pattern = gen["tryCatchPattern"].as_str().unwrap();
+    assert!(
+        pattern.contains("list(net.summarize(first, last))"),
+        "{pattern}"
+    );
+    let dir = record_of(&records, "'output_dir' must be a string or None");
+    let doc = dir["documentation"].as_str().unwrap();
+    assert!(!doc.contains("comes from `self.output_dir`"), "{doc}");
+    assert!(doc.contains("`output_dir` is a parameter"), "{doc}");
+    // A method defined under an `if` of its class exists only where that held.
+    let windows = record_of(&records, "timeout must not be negative on Windows");
+    let doc = windows["documentation"].as_str().unwrap();
+    assert!(
+        doc.contains("exists only when `_mswindows` (line 19) held"),
+        "{doc}"
+    );
+}
+
+/// A message that is all placeholders has no text to tell it by: the typeGuard checks the
+/// class, or, without one, says that nothing tells it apart (it never looks for the
+/// placeholder's own text, which no rendered message holds).
+#[test]
+fn a_message_without_fixed_text_is_told_by_its_class_or_said_to_be_untold() {
+    let s = Scratch::new();
+    s.write(
+        "lib/pkg/table.py",
+        "def lookup(table, value):\n    if value not in table:\n        raise KeyError(value)\n    return table[value]\n",
+    );
+    s.write(
+        "lib/ssa/vals.go",
+        "package ssa\n\nimport \"fmt\"\n\nfunc badVal(msg string, v int) error {\n\treturn fmt.Errorf(\"%s %d\", msg, v)\n}\n",
+    );
+    s.ok(&["index", "lib", "--repo", "acme/lib"]);
+    let records = s.records();
+    let key = record_of(&records, "{value}");
+    let guard = key["typeGuard"].as_str().unwrap();
+    assert!(guard.contains("isinstance(e, KeyError)"), "{guard}");
+    assert!(!guard.contains("\"{value}\""), "{guard}");
+    let bad = record_of(&records, "%s %d");
+    let guard = bad["typeGuard"].as_str().unwrap();
+    assert!(guard.contains("no fixed text"), "{guard}");
+    assert!(!guard.contains("strings.Contains"), "{guard}");
+}
+
 /// An error its own function catches and does not raise again never reaches a caller as
 /// raised: the record says which clause catches it and what that clause does, and offers no
 /// code that catches it around the call (re's `_class_escape` raises a bare `ValueError` that

@@ -142,6 +142,16 @@ impl<'t, 's> FileFacts<'t, 's> {
         if let Some(c) = self.assertion(path[last]) {
             facts.conditions.push(c);
         }
+        // Python defines a function where an `if` of its module or class says to.
+        if let Some(f) = fidx.filter(|_| self.syn.python) {
+            let around = self.walk(&path[..=f], 0, false);
+            facts
+                .context
+                .extend(around.conditions.into_iter().map(|c| Context::Defined {
+                    condition: c.expr,
+                    line: c.line,
+                }));
+        }
         if self.lang == Lang::Rust {
             facts.context.extend(self.cfgs(path));
         }
@@ -216,8 +226,13 @@ impl<'t, 's> FileFacts<'t, 's> {
                     ConfigSource::Config,
                 );
             }
-            let local = self.local_value(scope, root, line);
-            let (binding, value) = if params.contains(&root) && local.is_none() {
+            // Declared above the site, and the value it has on the way to it (none when
+            // only a branch the site is not in gives it one).
+            let here = self.local_value(scope, root, line, Some(path[last]));
+            let local = self
+                .local_value(scope, root, line, None)
+                .map(|_| here.clone().flatten());
+            let (binding, value) = if params.contains(&root) && here.is_none() {
                 (Binding::Parameter, None)
             } else if results.iter().any(|r| r == root) {
                 // A named result of a Go function is a local of each call.
@@ -459,6 +474,7 @@ impl<'t, 's> FileFacts<'t, 's> {
             line: node.start_position().row as u32 + 1,
             doc: docs::doc_of(node, self.src, self.syn.python),
             callback,
+            generator: is_generator(node, self.src),
         }
     }
 
@@ -1007,8 +1023,23 @@ impl<'t, 's> FileFacts<'t, 's> {
     }
 
     /// The value the local `name` was last given above `line` in `scope`, when it is declared
-    /// there: `Some(None)` for a declaration without one (Java's `int n, i;`, `let x;`).
-    fn local_value(&self, scope: Node<'t>, name: &str, line: u32) -> Option<Option<String>> {
+    /// there: `Some(None)` for a declaration without one (Java's `int n, i;`, `let x;`). With
+    /// `site`, only a declaration on the way to it counts: one in a branch the site is not in
+    /// (`if x is None: x = self.x` above an `elif` that raises) gave another call its value.
+    fn local_value(
+        &self,
+        scope: Node<'t>,
+        name: &str,
+        line: u32,
+        site: Option<Node<'t>>,
+    ) -> Option<Option<String>> {
+        let on_the_way = |decl: Node<'_>| {
+            let Some(site) = site else { return true };
+            std::iter::successors(decl.parent(), |p| p.parent())
+                .take_while(|p| p.id() != scope.id())
+                .filter(|p| is_block(p.kind()))
+                .all(|b| b.start_byte() <= site.start_byte() && site.end_byte() <= b.end_byte())
+        };
         let mut locals = self.locals.borrow_mut();
         let decls = locals.entry(scope.id()).or_insert_with(|| {
             let mut out = Vec::new();
@@ -1024,7 +1055,7 @@ impl<'t, 's> FileFacts<'t, 's> {
         });
         decls
             .iter()
-            .filter(|(row, _)| *row <= line)
+            .filter(|(row, n)| *row <= line && on_the_way(*n))
             .filter_map(|(row, n)| Some((*row, self.declared_value(*n, name)?)))
             .fold(
                 None,
@@ -1273,7 +1304,7 @@ impl<'t, 's> FileFacts<'t, 's> {
             Lang::Rust | Lang::Go => true,
             // Java's and JavaScript's: a declaration in it (`Entry e = …`, `let x`, a loop
             // variable, a caught exception) makes the name its own.
-            _ => self.local_value(f, name, u32::MAX).is_some(),
+            _ => self.local_value(f, name, u32::MAX, None).is_some(),
         }
     }
 
@@ -1521,6 +1552,33 @@ fn throws_in<'n>(node: Node<'n>, out: &mut Vec<Node<'n>>) {
             k if k.contains("function") || k.contains("lambda") || k.contains("class") => {}
             _ => throws_in(c, out),
         }
+    }
+}
+
+/// Whether a function is a generator: Python's with a `yield` of its own (not of a function
+/// or lambda inside it), JavaScript's `function*` and `*method()`.
+fn is_generator(function: Node<'_>, src: &str) -> bool {
+    match function.kind() {
+        "generator_function_declaration" | "generator_function" => true,
+        "method_definition" => src[function.start_byte()..]
+            .split('(')
+            .next()
+            .is_some_and(|head| head.contains('*')),
+        "function_definition" => {
+            let Some(body) = function.child_by_field_name("body") else {
+                return false;
+            };
+            let mut stack = vec![body];
+            while let Some(n) = stack.pop() {
+                match n.kind() {
+                    "yield" => return true,
+                    "function_definition" | "lambda" | "class_definition" => {}
+                    _ => stack.extend(named(n)),
+                }
+            }
+            false
+        }
+        _ => false,
     }
 }
 
