@@ -461,8 +461,10 @@ fn pattern_fits(pattern: &str, message: &str) -> bool {
 
 fn sentinel_name(file: &str, facts: &Facts, class: Option<&str>) -> Option<String> {
     let class = class?;
-    (file.ends_with(".go") && facts.function.is_none() && class.starts_with("Err"))
-        .then(|| class.to_owned())
+    (file.ends_with(".go")
+        && facts.function.is_none()
+        && errata_explain::is_go_sentinel_name(class))
+    .then(|| class.to_owned())
 }
 
 /// The calls of `name`, unless so many files define a function of that name that a call

@@ -967,8 +967,13 @@ pub(crate) fn type_guard(site: &Site<'_>) -> String {
         Lang::Go if matches!(site.error_type, ErrorType::Panic | ErrorType::Assertion) => format!(
             "func isThisPanic(r any) bool {{\n\treturn r != nil && strings.Contains(fmt.Sprint(r), {frag})\n}}"
         ),
+        // An unexported sentinel cannot be named outside its package: its text can.
+        Lang::Go if crate::prose::sentinel(site).is_some_and(|n| n.starts_with(|c: char| c.is_lowercase())) => format!(
+            "func isThisError(err error) bool {{\n\treturn err != nil && err.Error() == {}\n}}",
+            quoted(site.message)
+        ),
         Lang::Go => match site.class {
-            Some(sentinel) if sentinel.starts_with("Err") || sentinel.contains(".Err") => format!("func isThisError(err error) bool {{\n\treturn errors.Is(err, {sentinel})\n}}"),
+            Some(sentinel) if sentinel.starts_with("Err") || sentinel.contains(".Err") || crate::prose::sentinel(site).is_some() => format!("func isThisError(err error) bool {{\n\treturn errors.Is(err, {sentinel})\n}}"),
             Some(ty) if ty.starts_with('*') || ty.ends_with("Error") => {
                 // The type's own `Error()` with a value receiver (`func (e DecodeError)
                 // Error()`): its errors are made as values, and a pointer target never matches.
@@ -1099,7 +1104,7 @@ fn class_guard(site: &Site<'_>) -> String {
         Lang::JavaScript => format!("function isThisError(e) {{\n  return e instanceof {c};\n}}"),
         Lang::Python => format!("def is_this_error(e: BaseException) -> bool:\n    return isinstance(e, {c})"),
         Lang::Java => format!("static boolean isThisError(Throwable e) {{\n    return e instanceof {c};\n}}"),
-        Lang::Go if c.starts_with("Err") => format!("func isThisError(err error) bool {{\n\treturn errors.Is(err, {c})\n}}"),
+        Lang::Go if c.starts_with("Err") || crate::prose::sentinel(site).is_some() => format!("func isThisError(err error) bool {{\n\treturn errors.Is(err, {c})\n}}"),
         Lang::Go => {
             let ty = if c.starts_with('*') { c.to_owned() } else { format!("*{c}") };
             format!("func isThisError(err error) bool {{\n\tvar target {ty}\n\treturn errors.As(err, &target)\n}}")

@@ -91,6 +91,17 @@ impl<'a> Site<'a> {
     }
 }
 
+/// Whether a Go package variable of this name holds an error value to compare with
+/// (`ErrClosed`, `errNUL`, `viewCloseError`): the names Go code gives its sentinel errors.
+pub fn is_go_sentinel_name(name: &str) -> bool {
+    let plain = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+    plain
+        && (name.starts_with("Err")
+            || name.starts_with("err")
+            || name.ends_with("Error")
+            || name.ends_with("Err"))
+}
+
 /// The first of `clauses` (innermost `try` first, each in its order) that catches an error of
 /// `class` raised as `error_type`, if it does not raise it again: then the error goes no
 /// further as raised.

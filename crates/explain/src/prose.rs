@@ -576,11 +576,16 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
     }
     if let Some(name) = sentinel(site) {
         doc.push_str(&format!(
-            " `{name}` is a sentinel: one error value, declared once here and returned as it is{}; callers tell it apart with `errors.Is(err, {name})`.",
+            " `{name}` is a sentinel: one error value, declared once here and returned as it is{}; {}.",
             if facts.callers.is_empty() {
                 String::new()
             } else {
                 format!(" by {}", and_list(&returners(site)))
+            },
+            if exported(name) {
+                format!("callers tell it apart with `errors.Is(err, {name})`")
+            } else {
+                format!("`{name}` is unexported, so code outside its package tells it apart by its text, and code inside it with `errors.Is(err, {name})`")
             }
         ));
     } else if !guards.is_empty() {
@@ -838,8 +843,13 @@ fn way_in(site: &Site<'_>) -> String {
 /// The name of a Go sentinel error (`var ErrX = errors.New(…)` outside any function).
 pub(crate) fn sentinel<'a>(site: &Site<'a>) -> Option<&'a str> {
     let class = site.class?;
-    (site.lang == Lang::Go && site.facts.function.is_none() && class.starts_with("Err"))
+    (site.lang == Lang::Go && site.facts.function.is_none() && crate::is_go_sentinel_name(class))
         .then_some(class)
+}
+
+/// Whether a Go name is exported: code of other packages can name it.
+fn exported(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_uppercase())
 }
 
 /// The functions that return a sentinel, each once, quoted: those of the places [`places`]
@@ -1537,7 +1547,18 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
             out.push(s);
         }
     }
-    if let Some(name) = sentinel(site) {
+    if let Some(name) = sentinel(site).filter(|n| !exported(n)) {
+        let from = returners(site);
+        let of = if from.is_empty() {
+            String::new()
+        } else {
+            format!(" of {}", and_list(&from))
+        };
+        out.push(format!(
+            "Test the error{of} by its text, as typeGuard does (`{name}` is unexported: code outside its package cannot name it), and handle this case there."
+        ));
+    }
+    if let Some(name) = sentinel(site).filter(|n| exported(n)) {
         let from = returners(site);
         out.push(if from.is_empty() {
             format!("Test the error with `errors.Is(err, {name})` and handle this case where it is returned.")

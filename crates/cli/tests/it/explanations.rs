@@ -1205,6 +1205,32 @@ fn a_message_without_fixed_text_is_told_by_its_class_or_said_to_be_untold() {
     assert!(!guard.contains("strings.Contains"), "{guard}");
 }
 
+/// A Go package variable holding an error is a sentinel whatever its name's prefix; one
+/// that is unexported is told apart by its text outside its package.
+#[test]
+fn an_unexported_go_sentinel_is_told_by_its_text() {
+    let s = Scratch::new();
+    s.write(
+        "lib/ld/outbuf.go",
+        "package ld\n\nimport \"errors\"\n\nvar viewCloseError = errors.New(\"cannot Close OutBuf from View\")\n\ntype OutBuf struct{ isView bool }\n\nfunc (out *OutBuf) Close() error {\n\tif out.isView {\n\t\treturn viewCloseError\n\t}\n\treturn nil\n}\n",
+    );
+    s.ok(&["index", "lib", "--repo", "acme/lib"]);
+    let records = s.records();
+    let r = record_of(&records, "cannot Close OutBuf from View");
+    let when = r["triggerScenarios"].as_str().unwrap();
+    assert!(
+        when.contains("returned by `Close()` at ld/outbuf.go:11"),
+        "{when}"
+    );
+    let guard = r["typeGuard"].as_str().unwrap();
+    assert!(
+        guard.contains("err.Error() == \"cannot Close OutBuf from View\""),
+        "{guard}"
+    );
+    let all = r.to_string();
+    assert!(!all.contains("imports or runs"), "{all}");
+}
+
 /// An error its own function catches and does not raise again never reaches a caller as
 /// raised: the record says which clause catches it and what that clause does, and offers no
 /// code that catches it around the call (re's `_class_escape` raises a bare `ValueError` that

@@ -560,7 +560,8 @@ fn returned_sentinels<'s>(ret: Node<'_>, src: &'s str) -> Vec<&'s str> {
         .filter_map(|v| {
             let t = crate::text::text(v, src);
             let last = t.rsplit('.').next()?;
-            (last.starts_with("Err") && last.len() > 3 && is_name(last)).then_some(last)
+            (last.len() > 3 && is_name(last) && errata_explain::is_go_sentinel_name(last))
+                .then_some(last)
         })
         .collect()
 }

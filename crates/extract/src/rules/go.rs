@@ -355,7 +355,7 @@ impl Go {
             n = p.parent();
         }
         let name = cx.text(spec.child_by_field_name("name")?);
-        (name.starts_with("Err") || name.starts_with("err")).then(|| name.to_owned())
+        errata_explain::is_go_sentinel_name(name).then(|| name.to_owned())
     }
 
     /// A printf format with its `values`: a `%s`, `%v` or `%d` of a constant (`const maxItems
