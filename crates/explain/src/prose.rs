@@ -985,17 +985,102 @@ fn caught_by_callers(site: &Site<'_>) -> Option<(String, bool)> {
     Some((format!("{}.", caught.join("; ")), all))
 }
 
-/// When the value a Rust `.expect(…)` unwraps fails it: "`x` is an `Err` or `None`".
+/// When the value a Rust `.expect(…)` unwraps fails it: "`env::var_os("RUSTC")` is `None`";
+/// without a call that says which, both, as whichever its type has.
 fn unwrap_failure(u: &crate::Unwrapped) -> String {
-    format!(
-        "`{}` is {}",
-        u.value.replace('`', "'"),
-        if u.ok_panics {
-            "an `Ok`"
-        } else {
-            "an `Err` (or `None`, if it is an `Option`)"
-        }
-    )
+    let value = u.value.replace('`', "'");
+    if u.ok_panics {
+        return format!("`{value}` is an `Ok`");
+    }
+    match unwrapped_kind(&u.value) {
+        Some(Unwrapping::Option) => format!("`{value}` is `None`"),
+        Some(Unwrapping::Result) => format!("`{value}` is an `Err`"),
+        None => format!("`{value}` holds no value (`None` or an `Err`, as its type has it)"),
+    }
+}
+
+/// What a Rust `.expect(…)` unwraps, where the call that makes the value says: the standard
+/// library's `Option` and `Result` methods of those names.
+enum Unwrapping {
+    Option,
+    Result,
+}
+
+fn unwrapped_kind(value: &str) -> Option<Unwrapping> {
+    const OPTIONS: &[&str] = &[
+        "get",
+        "get_mut",
+        "first",
+        "last",
+        "next",
+        "next_back",
+        "pop",
+        "peek",
+        "parent",
+        "file_name",
+        "file_stem",
+        "extension",
+        "to_str",
+        "host",
+        "host_str",
+        "port",
+        "find",
+        "position",
+        "rposition",
+        "max",
+        "min",
+        "strip_prefix",
+        "strip_suffix",
+        "split_once",
+        "rsplit_once",
+        "var_os",
+        "checked_add",
+        "checked_sub",
+        "checked_mul",
+        "checked_div",
+        "take",
+    ];
+    const RESULTS: &[&str] = &[
+        "parse",
+        "from_str",
+        "from_utf8",
+        "try_from",
+        "try_into",
+        "read_to_string",
+        "read_to_end",
+        "read_dir",
+        "read",
+        "write",
+        "write_all",
+        "flush",
+        "open",
+        "create",
+        "metadata",
+        "canonicalize",
+        "lock",
+        "var",
+        "join",
+        "recv",
+        "send",
+        "bind",
+        "connect",
+        "spawn",
+        "output",
+        "wait",
+        "current_dir",
+        "build",
+    ];
+    let v = value.trim();
+    let call = v.strip_suffix(')')?;
+    let open = call.rfind('(')?;
+    let name = call[..open].rsplit(['.', ':']).next()?.trim();
+    if name.starts_with("checked_") || OPTIONS.contains(&name) {
+        Some(Unwrapping::Option)
+    } else if name.starts_with("try_") || RESULTS.contains(&name) {
+        Some(Unwrapping::Result)
+    } else {
+        None
+    }
 }
 
 pub(crate) fn trigger_scenarios(site: &Site<'_>) -> String {
