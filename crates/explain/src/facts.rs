@@ -50,6 +50,10 @@ pub struct Facts {
     /// makes every error with `EUSAGE`), found once the whole tree is read.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub code_from: Option<Reference>,
+    /// A Go error value the site makes and hands to a call instead of returning it
+    /// (`p.error(syntax.Error{…})`, `base.ErrorfAt(…)`'s value): that call's name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub handed_to: Option<String>,
 }
 
 /// The value a Rust `.expect(…)` unwraps.

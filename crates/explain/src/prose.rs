@@ -163,7 +163,10 @@ fn what(site: &Site<'_>) -> String {
     });
     match site.error_type {
         ErrorType::Exception => format!("{class} is thrown"),
-        ErrorType::ErrorReturn => format!("{class} is returned"),
+        ErrorType::ErrorReturn => match &site.facts.handed_to {
+            Some(call) => format!("{class} is made and handed to `{call}()`"),
+            None => format!("{class} is returned"),
+        },
         ErrorType::Panic => "The program panics".to_owned(),
         ErrorType::Assertion => "An assertion fails".to_owned(),
         // An error object that carries a status is raised, not sent: the server that catches
@@ -187,11 +190,17 @@ fn what(site: &Site<'_>) -> String {
 /// How the sentences say what the site does: "It is {raised} when …", "a call {raises} it".
 /// A log line is logged and a response sent, not raised.
 struct Verb {
-    participle: &'static str,
-    present: &'static str,
+    participle: String,
+    present: String,
 }
 
 fn verb(site: &Site<'_>) -> Verb {
+    if let (ErrorType::ErrorReturn, Some(call)) = (site.error_type, &site.facts.handed_to) {
+        return Verb {
+            participle: format!("reported through `{call}()`"),
+            present: "reports".to_owned(),
+        };
+    }
     let (participle, present) = match site.error_type {
         ErrorType::ErrorReturn => ("returned", "returns"),
         ErrorType::Http if site.class.is_some() => ("raised", "raises"),
@@ -207,8 +216,8 @@ fn verb(site: &Site<'_>) -> Verb {
         }
     };
     Verb {
-        participle,
-        present,
+        participle: participle.to_owned(),
+        present: present.to_owned(),
     }
 }
 

@@ -1220,9 +1220,10 @@ fn a_message_without_fixed_text_is_told_by_its_class_or_said_to_be_untold() {
 }
 
 /// A Go package variable holding an error is a sentinel whatever its name's prefix; one
-/// that is unexported is told apart by its text outside its package.
+/// that is unexported is told apart by its text outside its package. An error value handed
+/// to a call (a compiler's `p.error(syntax.Error{…})`) is reported there, not returned.
 #[test]
-fn an_unexported_go_sentinel_is_told_by_its_text() {
+fn go_error_values_are_said_as_the_code_uses_them() {
     let s = Scratch::new();
     s.write(
         "lib/ld/outbuf.go",
@@ -1243,6 +1244,18 @@ fn an_unexported_go_sentinel_is_told_by_its_text() {
     );
     let all = r.to_string();
     assert!(!all.contains("imports or runs"), "{all}");
+    s.write(
+        "lib/noder/lex.go",
+        "package noder\n\ntype noder struct{}\n\nfunc (p *noder) error(err error) {}\n\nfunc (p *noder) pragcgo(pos Pos, f []string) {\n\tif len(f) > 3 {\n\t\tp.error(syntax.Error{Pos: pos, Msg: \"usage: //go:cgo_import_dynamic local\"})\n\t}\n}\n",
+    );
+    s.ok(&["index", "lib", "--repo", "acme/lib"]);
+    let records = s.records();
+    let r = record_of(&records, "usage: //go:cgo_import_dynamic local");
+    let doc = r["documentation"].as_str().unwrap();
+    assert!(doc.contains("is made and handed to `p.error()`"), "{doc}");
+    assert!(!doc.contains("is returned"), "{doc}");
+    let when = r["triggerScenarios"].as_str().unwrap();
+    assert!(when.contains("reports it when it gets to line 9"), "{when}");
 }
 
 /// An error its own function catches and does not raise again never reaches a caller as

@@ -139,6 +139,9 @@ impl<'t, 's> FileFacts<'t, 's> {
         facts.context = walk.context;
         facts.other_branch = walk.other_branch;
         facts.comment = docs::comment_above_site(path[last], self.src);
+        if self.lang == Lang::Go {
+            facts.handed_to = handed_to(path[last], self.src);
+        }
         if let Some(c) = self.assertion(path[last]) {
             facts.conditions.push(c);
         }
@@ -1553,6 +1556,21 @@ fn throws_in<'n>(node: Node<'n>, out: &mut Vec<Node<'n>>) {
             _ => throws_in(c, out),
         }
     }
+}
+
+/// The call a Go error value is handed to as an argument (`p.error` of
+/// `p.error(syntax.Error{…})`), when it is not one that wraps or panics with it.
+fn handed_to(site: Node<'_>, src: &str) -> Option<String> {
+    let args = site.parent().filter(|p| p.kind() == "argument_list")?;
+    let call = args.parent().filter(|p| p.kind() == "call_expression")?;
+    let callee = crate::text::text(call.child_by_field_name("function")?, src);
+    // `append(errs, …)` collects it, to be returned or joined later.
+    let wraps = callee == "panic"
+        || callee == "append"
+        || callee.starts_with("errors.")
+        || callee.starts_with("fmt.")
+        || callee.starts_with("log.");
+    (!wraps && callee.len() <= 60).then(|| callee.to_owned())
 }
 
 /// Whether a function is a generator: Python's with a `yield` of its own (not of a function
