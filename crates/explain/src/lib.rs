@@ -72,11 +72,10 @@ impl<'a> Site<'a> {
     /// raised. The first clause that catches the class decides, as at run time.
     pub(crate) fn caught_here(&self) -> Option<&'a Catch> {
         let facts: &'a Facts = self.facts;
-        let mut tries = facts.context.iter().rev().filter_map(|c| match c {
-            Context::Try { caught, .. } => Some(caught.as_slice()),
-            _ => None,
+        let innermost_first = facts.context.iter().rev().flat_map(|c| match c {
+            Context::Try { caught, .. } => caught.as_slice(),
+            _ => &[],
         });
-        let innermost_first: Vec<&'a Catch> = tries.by_ref().flatten().collect();
         caught_by(self.lang, self.error_type, self.class, innermost_first)
     }
 

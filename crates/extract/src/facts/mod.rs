@@ -664,8 +664,9 @@ impl<'t, 's> FileFacts<'t, 's> {
                     let mut finally = None;
                     for c in named(node) {
                         if self.syn.catches.contains(&c.kind()) {
-                            catches.push(self.clause_head(c));
-                            caught.push(self.catch(c));
+                            let k = self.catch(c);
+                            catches.push(k.clause.clone());
+                            caught.push(k);
                         } else if self.syn.finallies.contains(&c.kind()) {
                             let body = named(c).into_iter().last().unwrap_or(c);
                             finally = Some(self.statements(body).join(" "));
@@ -936,16 +937,7 @@ impl<'t, 's> FileFacts<'t, 's> {
     }
 
     fn clause_head(&self, clause: Node<'_>) -> String {
-        let body = clause
-            .child_by_field_name("body")
-            .or_else(|| named(clause).into_iter().find(|n| n.kind() == "block"));
-        let end = body.map_or(clause.end_byte(), |b| b.start_byte());
-        clip(
-            squash(&self.src[clause.start_byte()..end])
-                .trim_end_matches(':')
-                .trim()
-                .to_owned(),
-        )
+        clause_parts(clause, self.src).0
     }
 
     /// The first statements of a block (or the one statement that is not a block).
@@ -1490,18 +1482,7 @@ fn named(node: Node<'_>) -> Vec<Node<'_>> {
 /// caught, or raises another error.
 pub(crate) fn catch_clause(clause: Node<'_>, src: &str, python: bool) -> Catch {
     let text = |n: Node<'_>| clip(crate::text::compact_code(n, src));
-    let body = clause.child_by_field_name("body").or_else(|| {
-        named(clause)
-            .into_iter()
-            .find(|n| is_block(n.kind()) || n.kind() == "block")
-    });
-    let end = body.map_or(clause.end_byte(), |b| b.start_byte());
-    let head = clip(
-        squash(&src[clause.start_byte()..end])
-            .trim_end_matches(':')
-            .trim()
-            .to_owned(),
-    );
+    let (head, body) = clause_parts(clause, src);
     let bound = bound_name(&head, python);
     let mut rethrows = false;
     let mut raises = None;
@@ -1545,6 +1526,19 @@ pub(crate) fn catch_clause(clause: Node<'_>, src: &str, python: bool) -> Catch {
         rethrows,
         raises,
     }
+}
+
+/// A `catch` / `except` / `if` clause's head on one line (`except KeyError as e`), and its body.
+fn clause_parts<'n>(clause: Node<'n>, src: &str) -> (String, Option<Node<'n>>) {
+    let body = clause
+        .child_by_field_name("body")
+        .or_else(|| named(clause).into_iter().find(|n| n.kind() == "block"));
+    let end = body.map_or(clause.end_byte(), |b| b.start_byte());
+    let head = squash(&src[clause.start_byte()..end])
+        .trim_end_matches(':')
+        .trim()
+        .to_owned();
+    (clip(head), body)
 }
 
 /// The `raise` / `throw` statements of a handler, not those of functions defined in it.

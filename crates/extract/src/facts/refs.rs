@@ -197,6 +197,7 @@ fn scan<'t>(lang: Lang, tree: &'t Tree, src: &str, facts: Option<&FileFacts<'t, 
     // at, its clauses).
     let mut tries: Vec<(usize, usize, usize, Vec<Catch>)> = Vec::new();
     let python = lang == Lang::Python;
+    let syn = Syntax::of(lang);
     super::preorder(tree.root_node(), |node| {
         let role = roles.get(node.kind_id() as usize).copied().unwrap_or(0);
         if role == 0 {
@@ -249,7 +250,6 @@ fn scan<'t>(lang: Lang, tree: &'t Tree, src: &str, facts: Option<&FileFacts<'t, 
             functions.push((node.end_byte(), name.or_else(enclosing)));
         } else if role & TRY != 0 {
             if let Some(body) = node.child_by_field_name("body") {
-                let syn = Syntax::of(lang);
                 let clauses: Vec<Catch> = named(node)
                     .into_iter()
                     .filter(|c| syn.catches.contains(&c.kind()))
