@@ -21,6 +21,9 @@ const MAX_VISITED: usize = 64;
 #[derive(Debug, Default)]
 pub(crate) struct Program {
     pub(crate) name: Option<String>,
+    /// The repository is Go's own tree (its `cmd/go.mod` is `module cmd`): the programs of
+    /// `cmd/` are the toolchain's, run through the `go` command.
+    go_toolchain: bool,
     /// The repository's folder, where the files of the functions on the way are read.
     pub(crate) root: std::path::PathBuf,
     /// The usage lines of each command file read so far: each file is read once, not once
@@ -48,11 +51,51 @@ impl Program {
                     && n.chars()
                         .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
             });
+        let go_toolchain = ["cmd/go.mod", "src/cmd/go.mod"].iter().any(|m| {
+            std::fs::read_to_string(root.join(m))
+                .is_ok_and(|text| text.lines().next().map(str::trim) == Some("module cmd"))
+        });
         Program {
             name,
+            go_toolchain,
             root: root.to_owned(),
             usages: Default::default(),
         }
+    }
+
+    /// The command that runs the Go code of `path`, when it is a program's (`cmd/<tool>/…`):
+    /// the tool's name, or for Go's own tree what a user types to run it (the compiler is
+    /// run by `go build`).
+    fn go_command(&self, path: &str) -> Option<String> {
+        let words: Vec<&str> = path.split('/').collect();
+        let at = words.iter().position(|w| *w == "cmd")?;
+        // `cmd/<tool>/<file>` at least; shared or vendored packages are no one tool's.
+        let tool = *words.get(at + 1).filter(|_| at + 2 < words.len())?;
+        if matches!(tool, "internal" | "vendor" | "testdata") || words.contains(&"testdata") {
+            return None;
+        }
+        if !self.go_toolchain {
+            return Some(tool.to_owned());
+        }
+        // Go's own tree: `cmd/` at its top, or under `src/`.
+        if !(at == 0 || at == 1 && words[0] == "src") {
+            return None;
+        }
+        Some(match tool {
+            "go" => match words.get(at + 3).filter(|_| words[at + 2] == "internal") {
+                Some(pkg) if at + 4 < words.len() => match go_subcommand(pkg) {
+                    Some(sub) => format!("go {sub}"),
+                    None => "go".to_owned(),
+                },
+                _ => "go".to_owned(),
+            },
+            "compile" | "link" | "asm" | "cgo" => "go build".to_owned(),
+            "vet" | "doc" | "fix" => format!("go {tool}"),
+            "gofmt" => "gofmt".to_owned(),
+            // Run by the tree's own scripts, not by a user.
+            "api" | "dist" => return None,
+            _ => format!("go tool {tool}"),
+        })
     }
 
     /// The command whose file `path` is (`lib/commands/trust/circleci.js` is `npm trust
@@ -87,6 +130,27 @@ impl Program {
             })
             .clone()
     }
+}
+
+/// The `go` subcommand whose code a package of `cmd/go/internal` is (`modget` is `go get`).
+fn go_subcommand(package: &str) -> Option<&'static str> {
+    Some(match package {
+        "bug" => "bug",
+        "clean" => "clean",
+        "envcmd" => "env",
+        "fmtcmd" => "fmt",
+        "generate" => "generate",
+        "list" => "list",
+        "modcmd" => "mod",
+        "modget" => "get",
+        "run" => "run",
+        "test" => "test",
+        "tool" => "tool",
+        "version" => "version",
+        "vet" => "vet",
+        "workcmd" => "work",
+        _ => return None,
+    })
 }
 
 /// The strings of the array `static usage = [...]` of a command's class, in order.
@@ -146,6 +210,9 @@ pub(crate) fn entry(
                 ..Entry::default()
             });
         }
+    }
+    if let Some(entry) = program_entry(program, file) {
+        return Some(entry);
     }
     let own = definition_at(graph, family, file, &function.name, function.line);
     if own.is_some_and(|d| is_way_in(lang, file, &function.name, &d)) {
@@ -209,6 +276,17 @@ pub(crate) fn entry(
         frontier = next;
     }
     None
+}
+
+/// The command of a Go program whose code `file` is, as the way in to any site of it, in a
+/// function or not.
+pub(crate) fn program_entry(program: &Program, file: &str) -> Option<Entry> {
+    let go = Lang::from_path(std::path::Path::new(file)) == Some(Lang::Go);
+    let command = go.then(|| program.go_command(file)).flatten()?;
+    Some(Entry {
+        command: Some(command),
+        ..Entry::default()
+    })
 }
 
 /// The class, impl or receiver type that the function defined at `line` of `file` is a method

@@ -251,6 +251,7 @@ fn relink(
     let found_tests = tests_of(index, &item.record, &facts, fam, single);
     let found_entry = match (&facts.function, own_class) {
         (Some(f), None) => entry::entry(ways.graph, ways.program, fam, &item.record.file_path, f),
+        (None, None) => entry::program_entry(ways.program, &item.record.file_path),
         _ => None,
     };
     // A sentinel is one value, and a class whose own text this record is has only this

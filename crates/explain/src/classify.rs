@@ -1,6 +1,7 @@
 //! What kind of error a site raises: its background (the schema's closed list) and the handling
 //! strategy that suits it, from the message, the class, the status and the facts.
 
+use errata_lang::Lang;
 use errata_model::{BackgroundTag, ErrorType, HandlingStrategy};
 
 use crate::Site;
@@ -185,7 +186,7 @@ pub(crate) fn background_tag(site: &Site<'_>) -> BackgroundTag {
     }
     // What a command tells the one who ran it is about how they ran it: its arguments, its
     // flags, the folder it ran in.
-    if site.facts.command().is_some() {
+    if site.facts.command().is_some() && matches!(site.lang, Lang::JavaScript | Lang::TypeScript) {
         return BackgroundTag::InvalidInput;
     }
     BackgroundTag::InternalInvariant

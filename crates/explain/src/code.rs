@@ -1015,8 +1015,11 @@ fn go_receiver<'a>(site: &Site<'a>) -> Option<&'a str> {
 /// its user sees as the command's output, not as a value to catch.
 fn command_of<'a>(site: &Site<'a>) -> Option<&'a str> {
     let command = site.facts.command()?;
-    (matches!(site.lang, Lang::JavaScript | Lang::TypeScript)
-        && matches!(site.error_type, ErrorType::Exception | ErrorType::Exit))
+    // A Go program's error of any kind ends as its output: returned to its `main`, or a
+    // panic or exit that stops it.
+    (site.lang == Lang::Go
+        || matches!(site.lang, Lang::JavaScript | Lang::TypeScript)
+            && matches!(site.error_type, ErrorType::Exception | ErrorType::Exit))
     .then_some(command)
 }
 
@@ -1034,6 +1037,9 @@ fn longest_line_fragment(message: &str) -> String {
 fn output_guard(site: &Site<'_>, command: &str) -> String {
     let frag = quoted(&longest_line_fragment(site.message));
     match site.lang {
+        // A tool's output may go to stdout (the compiler prints its errors there, and `go
+        // build` passes them on to stderr): both are read.
+        Lang::Go => format!("// `{command}` prints it (to stdout or stderr) and exits non-zero\nfunc isThisError(output string) bool {{\n\treturn strings.Contains(output, {frag})\n}}"),
         Lang::TypeScript => format!("// `{command}` prints it to stderr and exits non-zero\nfunction isThisError(output: string): boolean {{\n  return output.includes({frag});\n}}"),
         _ => format!("// `{command}` prints it to stderr and exits non-zero\nfunction isThisError(output) {{\n  return output.includes({frag});\n}}"),
     }
@@ -1044,6 +1050,17 @@ fn command_run(site: &Site<'_>, command: &str, handle: &str) -> String {
     let mut words = command.split_whitespace();
     let program = words.next().unwrap_or(command);
     let args = words.map(quoted).collect::<Vec<_>>().join(", ");
+    if site.lang == Lang::Go {
+        let args = if args.is_empty() {
+            "extraArgs...".to_owned()
+        } else {
+            format!("append([]string{{{args}}}, extraArgs...)...")
+        };
+        return format!(
+            "// Runs `{command}` with the rest of the arguments of the run that failed.\nfunc runCommand(extraArgs ...string) (string, error) {{\n\tout, err := exec.Command({}, {args}).CombinedOutput()\n\tif err != nil && isThisError(string(out)) {{\n\t\t{handle}\n\t}}\n\treturn string(out), err\n}}",
+            quoted(program)
+        );
+    }
     let import = match site.lang {
         Lang::TypeScript => "import { spawnSync } from 'node:child_process';",
         _ => "const { spawnSync } = require('node:child_process');",

@@ -829,6 +829,11 @@ fn way_in(site: &Site<'_>) -> String {
         _ => format!(" It is reached from {} as well.", and_list(&also)),
     };
     let first = match (&entry.command, entry.chain.first()) {
+        // A Go program's package is no package a program imports: the tool prints its errors.
+        (Some(command), None) if site.lang == Lang::Go => format!(
+            " {} is code of `{command}`, not of a package a program imports: a user sees it in what `{command}` prints.",
+            site.file_path
+        ),
         (Some(command), None) => format!(
             " It runs under the `{command}` command, whose code is in {}.",
             site.file_path
@@ -1569,6 +1574,7 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
     // Where a user catches it: around the call of the site's function when they can make
     // it, else around the way in.
     let catch_at = match (&facts.entry, public) {
+        (Some(e), _) if e.command.is_some() => String::new(),
         (_, true) => format!("where {fname} is called"),
         (Some(e), false) if e.command.is_none() && !e.chain.is_empty() => {
             format!("where `{}()` is called", e.chain[0].function)
@@ -1684,7 +1690,8 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
         HandlingStrategy::FixConfiguration if !facts.config.is_empty() => Some(
             "Fix the configuration or environment the conditions read, then run again.".to_owned(),
         ),
-        HandlingStrategy::FailFast => Some(
+        // A command's own words for it follow (what it prints is no value to catch).
+        HandlingStrategy::FailFast if facts.command().is_none() => Some(
             "Let the program stop, and fix the cause the message names before running again."
                 .to_owned(),
         ),
@@ -1707,6 +1714,17 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
         _ => None,
     };
     out.extend(tail);
+    // What a command prints is no value a program catches.
+    if let Some(command) = facts.command().filter(|_| out.is_empty()) {
+        out.push(match site.error_type {
+            ErrorType::Panic | ErrorType::Assertion | ErrorType::Exit => format!(
+                "It stops `{command}` with this message: no program of yours gets it as a value to catch (to recognise it in what the command prints, see typeGuard)."
+            ),
+            _ => format!(
+                "`{command}` reports it: no program of yours gets it as a value to catch (to recognise it in what the command prints, see typeGuard)."
+            ),
+        });
+    }
     if out.is_empty() {
         out.push(match site.error_type {
             ErrorType::Panic | ErrorType::Assertion if matches!(site.lang, Lang::Rust | Lang::Go) => format!(

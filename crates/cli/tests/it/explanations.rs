@@ -635,7 +635,19 @@ fn check_grounded(c: Option<&Indexed>, step: usize) {
     let mut seen_files: HashMap<String, HashSet<String>> = HashMap::new();
     let mut failures = Vec::new();
     // A command's program is named by the package's manifest (its `bin`).
-    let manifest = file_words(&c.root.join("package.json"));
+    let mut manifest = file_words(&c.root.join("package.json"));
+    // A Go program of the toolchain is named as the installed `go` runs it (`go build`,
+    // `go tool cover`): the names that `go help` and `go tool` list.
+    if c.root.join("cmd/go.mod").is_file() {
+        for args in [&["help"][..], &["tool"]] {
+            let Ok(out) = std::process::Command::new("go").args(args).output() else {
+                continue;
+            };
+            let text = String::from_utf8_lossy(&out.stdout) + String::from_utf8_lossy(&out.stderr);
+            manifest.extend(text.split_whitespace().map(str::to_owned));
+        }
+        manifest.insert("go".to_owned());
+    }
     for line in lines.iter().step_by(step) {
         let r = &line["record"];
         let file = r["filePath"].as_str().unwrap();
@@ -1256,6 +1268,91 @@ fn go_error_values_are_said_as_the_code_uses_them() {
     assert!(!doc.contains("is returned"), "{doc}");
     let when = r["triggerScenarios"].as_str().unwrap();
     assert!(when.contains("reports it when it gets to line 9"), "{when}");
+}
+
+/// The code of a Go program (`cmd/<tool>/…`) is no package a program imports: its errors
+/// reach a user as what the tool prints. In Go's own tree (`cmd/go.mod` is `module cmd`) the
+/// compiler is run by `go build`, and a package of `cmd/go/internal` that is a subcommand's is
+/// that subcommand. The record runs the command and reads its output; it never calls the
+/// tool's functions nor says to catch the error around them.
+#[test]
+fn a_go_program_s_errors_are_what_its_command_prints() {
+    let s = Scratch::new();
+    s.write("src/cmd/go.mod", "module cmd\n\ngo 1.19\n");
+    s.write(
+        "src/cmd/compile/internal/ssa/expand.go",
+        "package ssa\n\nfunc badVal(msg string, v int) error {\n\treturn fmt.Errorf(\"bad value %d for %s\", v, msg)\n}\n\nfunc decompose(n int) {\n\tif n < 0 {\n\t\tpanic(\"decompose of a negative width\")\n\t}\n}\n",
+    );
+    s.write(
+        "src/cmd/go/internal/modget/get.go",
+        "package modget\n\nimport \"errors\"\n\nfunc parseArgs(args []string) error {\n\tif len(args) == 0 {\n\t\treturn errors.New(\"go get: no module path given to get\")\n\t}\n\treturn nil\n}\n",
+    );
+    s.write(
+        "src/go/build/read.go",
+        "package build\n\nimport \"errors\"\n\nfunc ReadHeader(b []byte) error {\n\tif len(b) == 0 {\n\t\treturn errors.New(\"build header is empty here\")\n\t}\n\treturn nil\n}\n",
+    );
+    s.write(
+        "tool/cmd/lint/main.go",
+        "package main\n\nimport \"log\"\n\nfunc main() {\n\tif len(os.Args) < 2 {\n\t\tlog.Fatalf(\"lint needs a folder to read\")\n\t}\n}\n",
+    );
+    s.ok(&["index", "src", "--repo", "golang/go"]);
+    let records = s.records();
+    let panic = record_of(&records, "decompose of a negative width");
+    let doc = panic["documentation"].as_str().unwrap();
+    assert!(
+        doc.contains("is code of `go build`, not of a package a program imports"),
+        "{doc}"
+    );
+    let solutions = panic["solutions"].to_string();
+    assert!(solutions.contains("It stops `go build`"), "{solutions}");
+    assert!(!solutions.contains("Catch it"), "{solutions}");
+    let code = panic["tryCatchPattern"].as_str().unwrap();
+    assert!(
+        code.contains("exec.Command(\"go\", append([]string{\"build\"}, extraArgs...)...)"),
+        "{code}"
+    );
+    assert!(!code.contains("recover()"), "{code}");
+    let guard = panic["typeGuard"].as_str().unwrap();
+    assert!(
+        guard.contains("strings.Contains(output, \"decompose of a negative width\")"),
+        "{guard}"
+    );
+    let get = record_of(&records, "go get: no module path given to get");
+    assert!(
+        get["documentation"]
+            .as_str()
+            .unwrap()
+            .contains("is code of `go get`"),
+        "{}",
+        get["documentation"]
+    );
+    assert!(!get["tryCatchPattern"]
+        .as_str()
+        .unwrap()
+        .contains("the code that reaches"));
+    // A package a program imports stays one.
+    let lib = record_of(&records, "build header is empty here");
+    assert!(!lib["documentation"]
+        .as_str()
+        .unwrap()
+        .contains("is code of"));
+    assert!(!lib["typeGuard"].as_str().unwrap().contains("output"));
+    // Outside Go's tree, a program is named by its folder.
+    s.ok(&["index", "tool", "--repo", "acme/tool"]);
+    let records = s.records();
+    let lint = record_of(&records, "lint needs a folder to read");
+    assert!(
+        lint["documentation"]
+            .as_str()
+            .unwrap()
+            .contains("is code of `lint`"),
+        "{}",
+        lint["documentation"]
+    );
+    assert!(lint["tryCatchPattern"]
+        .as_str()
+        .unwrap()
+        .contains("exec.Command(\"lint\", extraArgs...)"));
 }
 
 /// An error its own function catches and does not raise again never reaches a caller as
