@@ -215,8 +215,17 @@ pub(crate) fn entry(
         return Some(entry);
     }
     let own = definition_at(graph, family, file, &function.name, function.line);
-    if own.is_some_and(|d| is_way_in(lang, file, &function.name, &d)) {
+    if own
+        .as_ref()
+        .is_some_and(|d| is_way_in(lang, file, &function.name, d))
+    {
         return None;
+    }
+    if let Some(entry) = own
+        .filter(|_| lang == Lang::Java)
+        .and_then(|d| java_override(graph, program, family, file, &function.name, &d))
+    {
+        return Some(entry);
     }
     let mut visited: HashSet<(String, String)> = HashSet::new();
     visited.insert((file.to_owned(), function.name.clone()));
@@ -242,6 +251,7 @@ pub(crate) fn entry(
                 line: def.line,
                 signature: def.signature.to_owned(),
                 owner: None,
+                overridden: false,
             }];
             chain.extend(below.iter().cloned());
             if js {
@@ -287,6 +297,257 @@ pub(crate) fn program_entry(program: &Program, file: &str) -> Option<Entry> {
         command: Some(command),
         ..Entry::default()
     })
+}
+
+/// The method of a public supertype that a public Java method overrides, as the way in: a
+/// user never names `HttpClientBuilderImpl`, but calls `HttpClient.Builder.priority()`, which
+/// it implements. The supertypes are those its class's declaration names (`extends`,
+/// `implements`), found as the language finds them: by import, in the same package, or in
+/// `java.lang`, in the class's source root or a sibling one (the JDK's modules). The method
+/// there must be public (an interface's are), with as many parameters, and its type public
+/// and outside the folders kept to the project.
+fn java_override(
+    graph: &CallGraph,
+    program: &Program,
+    family: u8,
+    file: &str,
+    name: &str,
+    own: &Definition<'_>,
+) -> Option<Entry> {
+    let modifiers = own.signature.split('(').next().unwrap_or_default();
+    if !modifiers.split_whitespace().any(|w| w == "public") || modifiers.contains(" static ") {
+        return None;
+    }
+    let text = std::fs::read_to_string(program.root.join(file)).ok()?;
+    let header = java_type_header(&text, own.line)?;
+    let supertypes = java_supertypes(&header);
+    if supertypes.is_empty() {
+        return None;
+    }
+    let arity = java_arity(own.signature);
+    let package = java_package(&text);
+    let (dir, _) = file.rsplit_once('/')?;
+    // The source root: the file's folder without the package's folders.
+    let package_dirs = package.replace('.', "/");
+    let root = if package.is_empty() {
+        dir
+    } else {
+        dir.strip_suffix(package_dirs.as_str())?
+            .trim_end_matches('/')
+    };
+    let roots = java_roots(&program.root, root);
+    let imports = java_imports(&text);
+    for ty in supertypes.iter().take(6) {
+        let outer = ty.split('.').next().unwrap_or(ty);
+        let mut paths: Vec<String> = Vec::new();
+        match imports.iter().find(|(simple, _)| simple == outer) {
+            Some((_, qualified)) => paths.extend(
+                roots
+                    .iter()
+                    .map(|r| join(r, &format!("{}.java", qualified.replace('.', "/")))),
+            ),
+            None => {
+                paths.push(format!("{dir}/{outer}.java"));
+                for r in &roots {
+                    paths.push(join(r, &format!("java/lang/{outer}.java")));
+                    for wild in imports.iter().filter(|(s, _)| s == "*") {
+                        let at = format!("{}/{outer}.java", wild.1.replace('.', "/"));
+                        paths.push(join(r, &at));
+                    }
+                }
+            }
+        }
+        for path in paths.iter().filter(|p| graph.has_file(p)) {
+            let Ok(theirs) = std::fs::read_to_string(program.root.join(path)) else {
+                continue;
+            };
+            for def in graph.definitions_in(name, family, path) {
+                if def.nested || java_arity(def.signature) != arity {
+                    continue;
+                }
+                let Some(their_header) = java_type_header(&theirs, def.line) else {
+                    continue;
+                };
+                let words: Vec<&str> = their_header.split_whitespace().collect();
+                let interface = words.contains(&"interface");
+                let public_method = def
+                    .signature
+                    .split('(')
+                    .next()
+                    .unwrap_or_default()
+                    .split_whitespace()
+                    .any(|w| w == "public" || w == "protected");
+                let kept = path
+                    .split('/')
+                    .any(|d| matches!(d, "internal" | "sun" | "impl"));
+                if words.contains(&"public") && (interface || public_method) && !kept {
+                    return Some(Entry {
+                        chain: vec![Step {
+                            function: name.to_owned(),
+                            file: path.clone(),
+                            line: def.line,
+                            signature: def.signature.to_owned(),
+                            owner: Some(ty.clone()),
+                            overridden: true,
+                        }],
+                        ..Entry::default()
+                    });
+                }
+            }
+        }
+    }
+    None
+}
+
+fn join(root: &str, rest: &str) -> String {
+    if root.is_empty() {
+        rest.to_owned()
+    } else {
+        format!("{root}/{rest}")
+    }
+}
+
+/// A Java source root and its sibling roots (the JDK keeps a module in each folder).
+fn java_roots(repo: &std::path::Path, root: &str) -> Vec<String> {
+    let mut roots = vec![root.to_owned()];
+    if root.is_empty() {
+        return roots;
+    }
+    let parent = root.rsplit_once('/').map_or("", |(p, _)| p);
+    if let Ok(dir) = std::fs::read_dir(repo.join(parent)) {
+        let mut siblings: Vec<String> = dir
+            .filter_map(Result::ok)
+            .filter(|e| e.path().is_dir())
+            .map(|e| join(parent, &e.file_name().to_string_lossy()))
+            .filter(|s| s != root)
+            .collect();
+        siblings.sort();
+        roots.extend(siblings);
+    }
+    roots
+}
+
+/// The declaration of the type that holds the line `line` of a Java file: the nearest line
+/// above it, less indented, that declares a class, interface, enum or record, with the lines
+/// after it up to its `{`.
+fn java_type_header(text: &str, line: u32) -> Option<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let at = (line as usize).checked_sub(1)?;
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let own = indent(lines.get(at)?);
+    for (i, l) in lines[..at].iter().enumerate().rev() {
+        let t = l.trim_start();
+        if t.is_empty() || indent(l) >= own || t.starts_with('*') || t.starts_with("//") {
+            continue;
+        }
+        let declares = t
+            .split_whitespace()
+            .any(|w| matches!(w, "class" | "interface" | "enum" | "record"));
+        if !declares {
+            return None;
+        }
+        let mut header = String::new();
+        for l in &lines[i..lines.len().min(i + 8)] {
+            match l.split_once('{') {
+                Some((head, _)) => {
+                    header.push_str(head);
+                    return Some(header);
+                }
+                None => {
+                    header.push_str(l);
+                    header.push(' ');
+                }
+            }
+        }
+        return Some(header);
+    }
+    None
+}
+
+/// The types a Java type declaration extends and implements, as written, without their type
+/// arguments (`HttpClient.Builder`).
+fn java_supertypes(header: &str) -> Vec<String> {
+    // Type arguments first: their commas are no list's.
+    let mut plain = String::new();
+    let mut depth = 0usize;
+    for c in header.chars() {
+        match c {
+            '<' => depth += 1,
+            '>' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => plain.push(c),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    let mut taking = false;
+    for w in plain.split(|c: char| c.is_whitespace() || c == ',') {
+        match w {
+            "" => {}
+            "extends" | "implements" => taking = true,
+            "permits" | "throws" => taking = false,
+            _ if taking
+                && w.chars()
+                    .all(|c| c.is_alphanumeric() || c == '_' || c == '.') =>
+            {
+                out.push(w.to_owned());
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The package a Java file declares, or "".
+fn java_package(text: &str) -> String {
+    text.lines()
+        .map(str::trim)
+        .find_map(|l| l.strip_prefix("package "))
+        .map(|p| p.trim_end_matches(';').trim().to_owned())
+        .unwrap_or_default()
+}
+
+/// A Java file's imports, each as its simple name (or `*`) and what it names
+/// (`HttpClient`, `java.net.http.HttpClient`; `*`, `java.util`).
+fn java_imports(text: &str) -> Vec<(String, String)> {
+    text.lines()
+        .map(str::trim)
+        .filter_map(|l| l.strip_prefix("import "))
+        .filter(|l| !l.starts_with("static "))
+        .filter_map(|l| {
+            let q = l.trim_end_matches(';').trim();
+            let (head, simple) = q.rsplit_once('.')?;
+            Some(match simple {
+                "*" => ("*".to_owned(), head.to_owned()),
+                _ => (simple.to_owned(), q.to_owned()),
+            })
+        })
+        .collect()
+}
+
+/// How many parameters a Java declaration has.
+fn java_arity(signature: &str) -> usize {
+    let Some((_, rest)) = signature.split_once('(') else {
+        return 0;
+    };
+    let mut depth = 0usize;
+    let mut n = 0;
+    let mut any = false;
+    for c in rest.chars() {
+        match c {
+            '(' | '<' => depth += 1,
+            '>' => depth = depth.saturating_sub(1),
+            ')' if depth == 0 => break,
+            ')' => depth -= 1,
+            ',' if depth == 0 => n += 1,
+            c if !c.is_whitespace() => any = true,
+            _ => {}
+        }
+    }
+    if any {
+        n + 1
+    } else {
+        0
+    }
 }
 
 /// The class, impl or receiver type that the function defined at `line` of `file` is a method
@@ -558,6 +819,27 @@ mod tests {
             ["add <package-spec>", "clean [<key>]", "verify"]
         );
         assert!(super::usage_lines("static usage = [`${x}`]").is_empty());
+    }
+
+    #[test]
+    fn java_declarations_are_read_for_their_supertypes_and_arity() {
+        assert_eq!(
+            java_supertypes("public final class Impl<K, V> extends Base<K> implements HttpClient.Builder, Map<K, V>"),
+            ["Base", "HttpClient.Builder", "Map"]
+        );
+        assert!(java_supertypes("final class Plain").is_empty());
+        assert_eq!(java_arity("void f()"), 0);
+        assert_eq!(java_arity("void f(Map<K, V> m, int[] a)"), 2);
+        assert_eq!(java_arity("void f(@Ann(x = 1) int a)"), 1);
+        let text = "package a.b;\n\npublic class C\n        implements D {\n    public void f() {\n    }\n}\n";
+        assert_eq!(java_package(text), "a.b");
+        assert_eq!(
+            java_type_header(text, 5)
+                .as_deref()
+                .map(str::split_whitespace)
+                .map(Iterator::collect::<Vec<_>>),
+            Some(vec!["public", "class", "C", "implements", "D"])
+        );
     }
 
     #[test]

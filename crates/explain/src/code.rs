@@ -426,8 +426,24 @@ fn reaching_call(site: &Site<'_>) -> Option<Reaching> {
         Some(_) => format!("[...{call}]"),
         None => call,
     };
+    let overridden = site
+        .facts
+        .entry
+        .as_ref()
+        .and_then(|e| e.chain.first())
+        .is_some_and(|s| s.overridden);
     let via = (!callee.own).then(|| {
         let f = named_function(site).map_or("", |f| f.name.as_str());
+        if overridden {
+            return format!(
+                "{}.{}() ({}) is implemented by {f}() ({}:{}), which raises it",
+                callee.owner.unwrap_or_default(),
+                callee.name,
+                callee.file,
+                site.file_path,
+                site.line
+            );
+        }
         match callee.file == site.file_path {
             true => format!(
                 "{}() reaches {f}() (line {}), which raises it",

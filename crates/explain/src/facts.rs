@@ -115,6 +115,10 @@ pub struct Step {
     /// way in (the first step of a chain) only, the one step a caller calls.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub owner: Option<String>,
+    /// The function below it in the chain overrides this one (a Java class's method of the
+    /// public interface it implements): it is reached by a call of this one, not called by it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub overridden: bool,
 }
 
 /// The function a site is in.

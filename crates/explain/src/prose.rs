@@ -92,8 +92,27 @@ pub(crate) fn mentions(text: &str, name: &str) -> bool {
     text.match_indices(name).any(|(at, _)| {
         let before = text[..at].chars().next_back();
         let after = text[at + name.len()..].chars().next();
-        !before.is_some_and(|c| ident(c) || c == '.') && !after.is_some_and(ident)
+        !before.is_some_and(|c| ident(c) || c == '.')
+            && !after.is_some_and(ident)
+            && !in_string(&text[..at])
     })
+}
+
+/// Whether the end of `before` is inside a string literal (`action != "module"` does not
+/// read `module`): an odd number of unescaped quotes of one kind opened it.
+fn in_string(before: &str) -> bool {
+    let mut open: Option<char> = None;
+    let mut escaped = false;
+    for c in before.chars() {
+        match open {
+            _ if escaped => escaped = false,
+            Some(_) if c == '\\' => escaped = true,
+            Some(q) if c == q => open = None,
+            None if matches!(c, '"' | '\'' | '`') => open = Some(c),
+            _ => {}
+        }
+    }
+    open.is_some()
 }
 
 /// `` `x` `` and `` `y` ``, or `` `x`, `y` and `z` ``.
@@ -255,6 +274,25 @@ fn named_together(names: &[String], one: &str, many: &str) -> String {
 }
 
 /// The first [`MAX_WRITES`] writes as [`write_phrase`]s, and how many more there are.
+/// Whether a function of this name makes its object (`__init__`, `constructor`, `new`).
+fn is_constructor(name: &str) -> bool {
+    matches!(
+        name,
+        "__init__" | "__new__" | "constructor" | "new" | "<init>"
+    )
+}
+
+/// Whether a function of this name is private by its language's convention: Python's and
+/// JavaScript's leading `_` (not a dunder), JavaScript's `#`, Go's lowercase.
+fn is_private_name(lang: Lang, name: &str) -> bool {
+    match lang {
+        Lang::Python => name.starts_with('_') && !name.ends_with("__"),
+        Lang::JavaScript | Lang::TypeScript => name.starts_with('_') || name.starts_with('#'),
+        Lang::Go => name.starts_with(|c: char| c.is_lowercase()),
+        Lang::Java | Lang::Rust => false,
+    }
+}
+
 fn writes_list<'a>(writes: impl IntoIterator<Item = &'a Write>) -> String {
     let mut writes = writes.into_iter();
     let mut shown: Vec<String> = writes.by_ref().take(MAX_WRITES).map(write_phrase).collect();
@@ -829,6 +867,20 @@ fn way_in(site: &Site<'_>) -> String {
         _ => format!(" It is reached from {} as well.", and_list(&also)),
     };
     let first = match (&entry.command, entry.chain.first()) {
+        // A method of a public type that the site's method implements: a call of it reaches
+        // the site by dispatch.
+        (None, Some(top)) if top.overridden => format!(
+            " `{}()` implements `{}.{}()` ({}:{}): a call of that method on {} reaches it.",
+            f.name,
+            top.owner.as_deref().unwrap_or_default(),
+            top.function,
+            top.file,
+            top.line,
+            f.owner
+                .as_deref()
+                .map(|o| format!("a `{o}`"))
+                .unwrap_or_else(|| "this class".to_owned())
+        ),
         // A Go program's package is no package a program imports: the tool prints its errors.
         (Some(command), None) if site.lang == Lang::Go => format!(
             " {} is code of `{command}`, not of a package a program imports: a user sees it in what `{command}` prints.",
@@ -1186,7 +1238,7 @@ pub(crate) fn trigger_scenarios(site: &Site<'_>) -> String {
     // leads to this one raising.
     let here = facts.function.as_ref().map(|f| f.name.as_str());
     for s in facts.state.iter().filter(|s| s.binding == Binding::State) {
-        let earlier: Vec<&Write> = s
+        let (from_start, earlier): (Vec<&Write>, Vec<&Write>) = s
             .writes
             .iter()
             .filter(|w| w.function.is_some() && w.function.as_deref() != here)
@@ -1196,7 +1248,15 @@ pub(crate) fn trigger_scenarios(site: &Site<'_>) -> String {
                     .flat_map(|g| g.conjuncts.iter())
                     .any(|c| mentions(c, &s.name) && sets(c, &s.name, w))
             })
-            .collect();
+            .partition(|w| w.function.as_deref().is_some_and(is_constructor));
+        // What a constructor sets is the value the object starts with, not an earlier call's.
+        if !from_start.is_empty() {
+            out.push_str(&format!(
+                " `{}` starts that way: {}.",
+                s.name,
+                writes_list(from_start)
+            ));
+        }
         if !earlier.is_empty() {
             out.push_str(&format!(
                 " `{}` gets that state from {}, in an earlier call.",
@@ -1619,7 +1679,18 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
                 None => format!("Change what `{text}` reads so that `{c}` no longer holds."),
             },
             Subject::State(s) => {
-                let clears: Vec<&Write> = s.writes.iter().filter(|w| clears(c, &s.name, w)).collect();
+                // A write is a way out only in a function a user calls on the object: not
+                // one that makes a new object, nor a private one.
+                let clears: Vec<&Write> = s
+                    .writes
+                    .iter()
+                    .filter(|w| clears(c, &s.name, w))
+                    .filter(|w| {
+                        w.function
+                            .as_deref()
+                            .is_some_and(|f| !is_constructor(f) && !is_private_name(site.lang, f))
+                    })
+                    .collect();
                 if clears.is_empty() {
                     continue;
                 }
@@ -1885,5 +1956,9 @@ mod tests {
         assert!(!mentions("this.unconfirmedCleanupX", "unconfirmedCleanup"));
         assert!(!mentions("a.destroy", "destroy"));
         assert!(mentions("!destroy", "destroy"));
+        // A string's text names nothing.
+        assert!(!mentions("action != \"module\"", "module"));
+        assert!(!mentions("kind == 'a \\' module'", "module"));
+        assert!(mentions("x == \"a\" and module", "module"));
     }
 }

@@ -181,12 +181,16 @@ fn java(items: &[&str], d: &mut Declared) {
         let Some((name, ty)) = words.split_last() else {
             continue;
         };
-        // `byte b[]` is `byte[] b`.
+        // `byte b[]` is `byte[] b`, and so is `byte []b`.
+        let (name, lead) = match name.rfind(']') {
+            Some(at) if name.starts_with('[') => (&name[at + 1..], &name[..=at]),
+            _ => (*name, ""),
+        };
         let (name, dims) = match name.find('[') {
             Some(at) => (&name[..at], &name[at..]),
-            None => (*name, ""),
+            None => (name, ""),
         };
-        let ty = ty.join(" ") + dims;
+        let ty = ty.join(" ") + lead + dims;
         d.parameters.push(Parameter {
             name: (*name).to_owned(),
             variadic: ty.ends_with("..."),
@@ -371,6 +375,14 @@ mod tests {
         .unwrap();
         assert!(java.is_static);
         assert_eq!(names(&java), ["host", "m", "b", "xs"]);
+        let spaced = read(
+            Lang::Java,
+            "getMIC",
+            "public byte[] getMIC(byte []inMsg, int offset)",
+        )
+        .unwrap();
+        assert_eq!(names(&spaced), ["inMsg", "offset"]);
+        assert_eq!(spaced.parameters[0].ty.as_deref(), Some("byte[]"));
         assert_eq!(java.parameters[2].ty.as_deref(), Some("byte[]"));
         assert!(java.parameters[3].variadic);
 

@@ -178,6 +178,11 @@ impl CallGraph {
         }
     }
 
+    /// Whether the repository has a file at `path`.
+    pub fn has_file(&self, path: &str) -> bool {
+        self.file_ids.contains_key(path)
+    }
+
     /// How many files of `family` define a function named `name`.
     pub fn definitions(&self, name: &str, family: u8) -> usize {
         let Some(defs) = self.defs_of(name, family) else {

@@ -1355,6 +1355,40 @@ fn a_go_program_s_errors_are_what_its_command_prints() {
         .contains("exec.Command(\"lint\", extraArgs...)"));
 }
 
+/// A public method of a class kept to the project (the JDK's `jdk.internal`) that implements
+/// a public interface's is reached through that interface: the record names the method it
+/// implements and calls it, and the interface is found through the class's import, in another
+/// module's folder.
+#[test]
+fn a_java_method_is_reached_through_the_public_method_it_implements() {
+    let s = Scratch::new();
+    s.write(
+        "src/java.net.http/java/net/http/HttpClient.java",
+        "package java.net.http;\n\npublic abstract class HttpClient {\n    public interface Builder {\n        Builder priority(int priority);\n\n        Builder version(int a, int b);\n    }\n}\n",
+    );
+    s.write(
+        "src/java.base/jdk/internal/http/BuilderImpl.java",
+        "package jdk.internal.http;\n\nimport java.net.http.HttpClient;\n\npublic class BuilderImpl implements HttpClient.Builder {\n    @Override\n    public BuilderImpl priority(int priority) {\n        if (priority < 1 || priority > 256) {\n            throw new IllegalArgumentException(\"priority must be between 1 and 256\");\n        }\n        return this;\n    }\n\n    public BuilderImpl version(int a) {\n        if (a < 0) {\n            throw new IllegalArgumentException(\"version below zero given here\");\n        }\n        return this;\n    }\n}\n",
+    );
+    s.ok(&["index", "src", "--repo", "acme/jdk"]);
+    let records = s.records();
+    let r = record_of(&records, "priority must be between 1 and 256");
+    let doc = r["documentation"].as_str().unwrap();
+    assert!(
+        doc.contains("`priority()` implements `HttpClient.Builder.priority()` (java.net.http/java/net/http/HttpClient.java:5): a call of that method on a `BuilderImpl` reaches it."),
+        "{doc}"
+    );
+    let code = r["tryCatchPattern"].as_str().unwrap();
+    assert!(code.contains("builder.priority(priority);"), "{code}");
+    // A method with other parameters than the interface's overloads it: no way in.
+    let r = record_of(&records, "version below zero given here");
+    assert!(
+        !r["documentation"].as_str().unwrap().contains("implements"),
+        "{}",
+        r["documentation"]
+    );
+}
+
 /// An error its own function catches and does not raise again never reaches a caller as
 /// raised: the record says which clause catches it and what that clause does, and offers no
 /// code that catches it around the call (re's `_class_escape` raises a bare `ValueError` that
