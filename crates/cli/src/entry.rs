@@ -74,6 +74,18 @@ impl Program {
         if matches!(tool, "internal" | "vendor" | "testdata") || words.contains(&"testdata") {
             return None;
         }
+        // A file the tool's build leaves out (`//go:build ignore`, `gen`), or a program of its
+        // own in a folder of the tool (a generator the tool's developers run), is not the tool.
+        let head: String = std::fs::read_to_string(self.root.join(path))
+            .unwrap_or_default()
+            .lines()
+            .take(40)
+            .collect::<Vec<_>>()
+            .join("\n");
+        let own_program = head.lines().any(|l| l.trim() == "package main");
+        if own_program && words.len() > at + 3 || head.lines().any(|l| left_out(l.trim())) {
+            return None;
+        }
         if !self.go_toolchain {
             return Some(tool.to_owned());
         }
@@ -130,6 +142,70 @@ impl Program {
             })
             .clone()
     }
+}
+
+/// Whether a Go build constraint line asks for a tag that a plain `go build` does not set
+/// (`//go:build ignore`, `//go:build gen`): any tag but an operating system, an architecture,
+/// `cgo`, the compiler or a release (`go1.18`).
+fn left_out(line: &str) -> bool {
+    const SET: &[&str] = &[
+        "aix",
+        "android",
+        "darwin",
+        "dragonfly",
+        "freebsd",
+        "hurd",
+        "illumos",
+        "ios",
+        "js",
+        "linux",
+        "netbsd",
+        "openbsd",
+        "plan9",
+        "solaris",
+        "wasip1",
+        "windows",
+        "zos",
+        "unix",
+        "386",
+        "amd64",
+        "arm",
+        "arm64",
+        "loong64",
+        "mips",
+        "mipsle",
+        "mips64",
+        "mips64le",
+        "ppc64",
+        "ppc64le",
+        "riscv64",
+        "s390x",
+        "wasm",
+        "cgo",
+        "gc",
+        "gccgo",
+    ];
+    let Some(expr) = line.strip_prefix("//go:build ") else {
+        return false;
+    };
+    let b = expr.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i].is_ascii_alphanumeric() || b[i] == b'_' {
+            let start = i;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'.') {
+                i += 1;
+            }
+            let tag = &expr[start..i];
+            let negated = expr[..start].trim_end().ends_with('!');
+            if !negated && !SET.contains(&tag) && !tag.starts_with("go1.") {
+                return true;
+            }
+            continue;
+        }
+        i += 1;
+    }
+    false
 }
 
 /// The `go` subcommand whose code a package of `cmd/go/internal` is (`modget` is `go get`).
@@ -819,6 +895,17 @@ mod tests {
             ["add <package-spec>", "clean [<key>]", "verify"]
         );
         assert!(super::usage_lines("static usage = [`${x}`]").is_empty());
+    }
+
+    #[test]
+    fn go_build_constraints_that_leave_a_file_out() {
+        assert!(left_out("//go:build ignore"));
+        assert!(left_out("//go:build gen"));
+        assert!(left_out("//go:build linux && customtag"));
+        assert!(!left_out("//go:build linux && !cgo"));
+        assert!(!left_out("//go:build !ignore"));
+        assert!(!left_out("//go:build go1.18"));
+        assert!(!left_out("// a comment"));
     }
 
     #[test]

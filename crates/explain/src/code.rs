@@ -304,6 +304,8 @@ struct Callee<'a> {
     signature: &'a str,
     /// The site's own function: its guards decide which optional parameters are passed.
     own: bool,
+    /// Optional parameters a call passes all the same: those a check before it reads.
+    passes: Vec<String>,
 }
 
 impl<'a> Callee<'a> {
@@ -333,6 +335,7 @@ impl<'a> Callee<'a> {
             results: declared.map(|d| d.results).unwrap_or_default(),
             signature: sig,
             own: true,
+            passes: Vec::new(),
         })
     }
 
@@ -369,6 +372,7 @@ impl<'a> Callee<'a> {
             results: declared.results,
             signature: sig,
             own: false,
+            passes: Vec::new(),
         })
     }
 }
@@ -463,8 +467,9 @@ fn call_of(site: &Site<'_>, f: &Callee<'_>, set: Option<(&str, &str)>) -> Option
         .parameters
         .iter()
         .filter(|p| {
-            let wanted =
-                set.is_some_and(|(n, _)| n == p.name) || f.own && guard_reads(site, &p.name);
+            let wanted = set.is_some_and(|(n, _)| n == p.name)
+                || f.own && guard_reads(site, &p.name)
+                || f.passes.contains(&p.name);
             !p.variadic && (!p.optional || wanted)
         })
         .map(|p| {
@@ -794,8 +799,18 @@ pub(crate) fn example_fix(site: &Site<'_>, strategy: HandlingStrategy) -> String
             );
         }
     }
-    if let (Some(the_call), Some((_, params))) = (public_call(site, None), caller_condition(site)) {
-        let args: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
+    let checked: Option<(String, Vec<String>)> =
+        match (public_call(site, None), caller_condition(site)) {
+            (Some(call), Some((_, params))) => {
+                Some((call, params.iter().map(|p| p.name.clone()).collect()))
+            }
+            _ => way_in_condition(site).and_then(|(_, mut callee, params)| {
+                let names: Vec<String> = params.into_iter().map(|p| p.name).collect();
+                callee.passes = names.clone();
+                Some((call_of(site, &callee, None)?, names))
+            }),
+        };
+    if let Some((the_call, args)) = checked {
         let (check, helper) = match site.lang {
             Lang::Python => (
                 format!("not would_raise({})", args.join(", ")),
@@ -815,6 +830,139 @@ pub(crate) fn example_fix(site: &Site<'_>, strategy: HandlingStrategy) -> String
     )
 }
 
+/// The guards of a site whose function a user cannot call, said of the arguments of its way
+/// in: each parameter they read must be one of that function's parameters, passed unchanged.
+/// For a method the way in implements, the parameter at the same place; for a way in that
+/// calls the site's function, the argument of that call when it is a parameter of the way in
+/// (`time(hour, minute, second)` calls `_check_time_fields(hour, minute, second)`). Returns
+/// the condition, the way in, and the parameters of the way in that it reads.
+fn way_in_condition<'a>(site: &Site<'a>) -> Option<(String, Callee<'a>, Vec<crate::Parameter>)> {
+    if is_public(site) || crate::prose::own_text(site).is_some() {
+        return None;
+    }
+    let (cond, used) = caller_condition(site)?;
+    let callee = Callee::way_in(site)?;
+    let [top] = site.facts.entry.as_ref()?.chain.as_slice() else {
+        return None;
+    };
+    let f = named_function(site)?;
+    let mut map: Vec<(String, String)> = Vec::new();
+    for p in &used {
+        if p.variadic {
+            return None;
+        }
+        let i = f.parameters.iter().position(|q| q.name == p.name)?;
+        let theirs = if top.overridden {
+            callee.parameters.get(i)?.name.clone()
+        } else {
+            let call = site.facts.callers.iter().find(|r| {
+                r.exact
+                    && r.file == top.file
+                    && r.function.as_deref() == Some(top.function.as_str())
+            })?;
+            let args = call_arguments(&call.text, &f.name)?;
+            let keyword = format!("{}=", p.name);
+            let arg = args
+                .iter()
+                .find_map(|a| a.strip_prefix(keyword.as_str()))
+                .or_else(|| args.get(i).copied().filter(|a| !a.contains('=')))?
+                .trim();
+            callee
+                .parameters
+                .iter()
+                .find(|q| q.name == arg && !q.variadic)?
+                .name
+                .clone()
+        };
+        map.push((p.name.clone(), theirs));
+    }
+    let renamed = rename_words(&cond, &map);
+    let mut params: Vec<crate::Parameter> = Vec::new();
+    for (_, theirs) in &map {
+        if !params.iter().any(|q| &q.name == theirs) {
+            params.push(
+                callee
+                    .parameters
+                    .iter()
+                    .find(|q| &q.name == theirs)?
+                    .clone(),
+            );
+        }
+    }
+    Some((renamed, callee, params))
+}
+
+/// The arguments of the call of `name` in `text`, split at their top-level commas.
+fn call_arguments<'t>(text: &'t str, name: &str) -> Option<Vec<&'t str>> {
+    let at = text.find(&format!("{name}("))? + name.len() + 1;
+    let rest = &text[at..];
+    let (mut depth, mut start, mut out) = (0usize, 0usize, Vec::new());
+    let mut quote: Option<char> = None;
+    for (i, c) in rest.char_indices() {
+        match (quote, c) {
+            (Some(q), _) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'' | '`') => quote = Some(c),
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')') if depth == 0 => {
+                let last = rest[start..i].trim();
+                if !last.is_empty() {
+                    out.push(last);
+                }
+                return Some(out);
+            }
+            (None, ')' | ']' | '}') => depth = depth.saturating_sub(1),
+            (None, ',') if depth == 0 => {
+                out.push(rest[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `cond` with each whole name of `map` outside strings and member accesses replaced.
+fn rename_words(cond: &str, map: &[(String, String)]) -> String {
+    let b = cond.as_bytes();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'"' || c == b'\'' || c == b'`' {
+            let start = i;
+            i += 1;
+            while i < b.len() && b[i] != c {
+                i += usize::from(b[i] == b'\\') + 1;
+            }
+            i = (i + 1).min(b.len());
+            out.push_str(&cond[start..i]);
+            continue;
+        }
+        if c.is_ascii_alphabetic() || c == b'_' || c == b'$' {
+            let start = i;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'$') {
+                i += 1;
+            }
+            let word = &cond[start..i];
+            let member = start > 0 && b[start - 1] == b'.';
+            match map
+                .iter()
+                .find(|(from, _)| from == word)
+                .filter(|_| !member)
+            {
+                Some((_, to)) => out.push_str(to),
+                None => out.push_str(word),
+            }
+            continue;
+        }
+        let ch = cond[i..].chars().next().unwrap_or_default();
+        out.push(ch);
+        i += ch.len_utf8().max(1);
+    }
+    out
+}
+
 pub(crate) fn validation_code(site: &Site<'_>) -> String {
     let c = comment(site.lang);
     if let Some((class, _)) = crate::prose::own_text(site) {
@@ -827,7 +975,19 @@ pub(crate) fn validation_code(site: &Site<'_>) -> String {
         .map(|f| format!("{}()", f.name))
         .unwrap_or_else(|| site.file_path.to_owned());
     let frag = fragment_line(site.message);
-    if let Some((cond, params)) = caller_condition(site).filter(|_| is_public(site)) {
+    let through = way_in_condition(site);
+    let checked: Option<(String, Vec<&crate::Parameter>, String)> =
+        match caller_condition(site).filter(|_| is_public(site)) {
+            Some((cond, params)) => Some((cond, params, fname.clone())),
+            None => through.as_ref().map(|(cond, callee, params)| {
+                (
+                    cond.clone(),
+                    params.iter().collect(),
+                    format!("{}() (through {fname})", callee.name),
+                )
+            }),
+        };
+    if let Some((cond, params, fname)) = checked {
         fn typed(p: &crate::Parameter) -> Option<&str> {
             p.ty.as_deref().map(str::trim).filter(|t| !t.is_empty())
         }

@@ -274,6 +274,19 @@ fn named_together(names: &[String], one: &str, many: &str) -> String {
 }
 
 /// The first [`MAX_WRITES`] writes as [`write_phrase`]s, and how many more there are.
+/// Whether code outside can read the state `name` (`self._state` cannot, nor `this.#x`; a
+/// Java or Rust field may be private, and the facts do not say): its last part is public by
+/// the language's convention.
+fn visible(lang: Lang, name: &str) -> bool {
+    let last = name.rsplit(['.', ':']).next().unwrap_or(name);
+    match lang {
+        Lang::Python => !last.starts_with('_'),
+        Lang::JavaScript | Lang::TypeScript => !last.starts_with('_') && !last.starts_with('#'),
+        Lang::Go => last.starts_with(|c: char| c.is_uppercase()),
+        Lang::Java | Lang::Rust => false,
+    }
+}
+
 /// Whether a function of this name makes its object (`__init__`, `constructor`, `new`).
 fn is_constructor(name: &str) -> bool {
     matches!(
@@ -1824,7 +1837,8 @@ pub(crate) fn prevention_tips(site: &Site<'_>) -> Vec<String> {
         .filter(|c| {
             c.conjuncts.iter().any(|j| {
                 let s = subject(site, j);
-                s.up_to_the_user(public) || public && matches!(s, Subject::State(_))
+                s.up_to_the_user(public)
+                    || public && matches!(s, Subject::State(st) if visible(site.lang, &st.name))
             })
         })
         .map(|c| ticked(&c.expr))
@@ -1835,20 +1849,21 @@ pub(crate) fn prevention_tips(site: &Site<'_>) -> Vec<String> {
             and_list(&checkable)
         ));
     }
-    for s in facts
-        .state
-        .iter()
-        .filter(|s| s.binding == Binding::State && !s.writes.is_empty())
-    {
+    // State a caller can read: a private field is no one's to keep track of outside.
+    for s in facts.state.iter().filter(|s| {
+        s.binding == Binding::State && !s.writes.is_empty() && visible(site.lang, &s.name)
+    }) {
+        let mut writes: Vec<String> = Vec::new();
+        for w in &s.writes {
+            let w = ticked(w.text.trim_end_matches(';'));
+            if !writes.contains(&w) {
+                writes.push(w);
+            }
+        }
         out.push(format!(
             "Keep track of `{}`: it is changed by {}.",
             s.name,
-            and_list(
-                &s.writes
-                    .iter()
-                    .map(|w| ticked(w.text.trim_end_matches(';')))
-                    .collect::<Vec<_>>()
-            )
+            and_list(&writes)
         ));
     }
     for c in &facts.config {

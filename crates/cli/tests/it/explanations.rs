@@ -1295,8 +1295,15 @@ fn a_go_program_s_errors_are_what_its_command_prints() {
         "tool/cmd/lint/main.go",
         "package main\n\nimport \"log\"\n\nfunc main() {\n\tif len(os.Args) < 2 {\n\t\tlog.Fatalf(\"lint needs a folder to read\")\n\t}\n}\n",
     );
+    s.write(
+        "src/cmd/compile/internal/ssa/gen/rulegen.go",
+        "//go:build gen\n\npackage main\n\nfunc node(kind int) {\n\tif kind > 9 {\n\t\tpanic(\"unknown node kind in the rules\")\n\t}\n}\n",
+    );
     s.ok(&["index", "src", "--repo", "golang/go"]);
     let records = s.records();
+    // A generator the compiler's developers run is no part of `go build`.
+    let r = record_of(&records, "unknown node kind in the rules");
+    assert!(!r.to_string().contains("go build"), "{r}");
     let panic = record_of(&records, "decompose of a negative width");
     let doc = panic["documentation"].as_str().unwrap();
     assert!(
@@ -1386,6 +1393,41 @@ fn a_java_method_is_reached_through_the_public_method_it_implements() {
         !r["documentation"].as_str().unwrap().contains("implements"),
         "{}",
         r["documentation"]
+    );
+}
+
+/// A guard of a private function on its parameters is the caller's to check when the public
+/// function that calls it passes its own parameters through: the check is said of the public
+/// function's arguments (`sec`, not `second`), and the example passes them.
+#[test]
+fn a_guard_is_checked_through_the_public_function_that_passes_its_arguments() {
+    let s = Scratch::new();
+    s.write(
+        "lib/clock.py",
+        "def _check_time_fields(hour, minute, second):\n    if not 0 <= second <= 59:\n        raise ValueError('second must be in 0..59', second)\n    return hour, minute, second\n\n\ndef make_time(hour, minute, sec=0):\n    return _check_time_fields(hour, minute, sec)\n\n\ndef _check_day(day):\n    if day > 31:\n        raise ValueError('day is past the end of any month')\n\n\ndef make_date(day):\n    return _check_day(day + 1)\n",
+    );
+    s.ok(&["index", "lib", "--repo", "acme/lib"]);
+    let records = s.records();
+    let r = record_of(&records, "second must be in 0..59");
+    let check = r["validationCode"].as_str().unwrap();
+    assert!(
+        check.contains("def would_raise(sec) -> bool:\n    return not (0 <= sec <= 59)"),
+        "{check}"
+    );
+    let fix = r["exampleFix"].as_str().unwrap();
+    assert!(
+        fix.contains("if not would_raise(sec):\n    clock.make_time(hour, minute, sec=sec)"),
+        "{fix}"
+    );
+    // An argument computed from the parameter is not the parameter: no check is said.
+    let r = record_of(&records, "day is past the end of any month");
+    assert!(
+        !r["validationCode"]
+            .as_str()
+            .unwrap()
+            .contains("would_raise"),
+        "{}",
+        r["validationCode"]
     );
 }
 
