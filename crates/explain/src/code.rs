@@ -608,6 +608,10 @@ fn is_keyword(lang: Lang, w: &str) -> bool {
 /// The guards of the site as one condition, when every variable they read is a parameter of
 /// its function: then a caller holds all it needs to test them, and the parameters they read.
 fn caller_condition<'a>(site: &Site<'a>) -> Option<(String, Vec<&'a crate::Parameter>)> {
+    // Raised in a handler, it needs its `try` to fail as well: the guards alone say too much.
+    if crate::prose::handler_of(site).is_some() {
+        return None;
+    }
     let (cond, used, own) = guard_names(site)?;
     (own.is_empty() && !used.is_empty()).then_some((cond, used))
 }

@@ -973,7 +973,7 @@ fn places(refs: &[crate::Reference]) -> String {
 }
 
 /// The innermost `catch` or `except` clause the site is in, and its line.
-fn handler_of<'a>(site: &Site<'a>) -> Option<(&'a str, u32)> {
+pub(crate) fn handler_of<'a>(site: &Site<'a>) -> Option<(&'a str, u32)> {
     site.facts.context.iter().rev().find_map(|c| match c {
         Context::Handler { clause, line } => Some((clause.as_str(), *line)),
         _ => None,

@@ -1431,6 +1431,36 @@ fn a_guard_is_checked_through_the_public_function_that_passes_its_arguments() {
     );
 }
 
+/// A name the function assigns again between a condition and the site is not what the
+/// condition tested, nor what its declaration gave it: the record leaves both out (email's
+/// `get_parameter` tests `value[0] == '*'`, then `section, value = get_section(value)`, then
+/// raises on `not value`; strconv's `e2` comes from `computeBounds` and is assigned again).
+#[test]
+fn a_name_assigned_again_before_the_site_is_not_said_to_keep_its_test_or_value() {
+    let s = Scratch::new();
+    s.write(
+        "lib/params.py",
+        "def get_parameter(value):\n    if value[0] == '*':\n        section, value = get_section(value)\n        if not value:\n            raise ValueError('Incomplete parameter here')\n    return value\n",
+    );
+    s.write(
+        "lib/ryu/ryu.go",
+        "package ryu\n\nfunc shortest(mant uint64, exp int) {\n\tml, e2 := computeBounds(mant, exp)\n\tdu, e2 := mult(ml, e2)\n\te2 = adjust(du, e2)\n\tif e2 >= 0 {\n\t\tpanic(\"not enough significant bits left here\")\n\t}\n}\n",
+    );
+    s.ok(&["index", "lib", "--repo", "acme/lib"]);
+    let records = s.records();
+    let r = record_of(&records, "Incomplete parameter here");
+    let doc = r["documentation"].as_str().unwrap();
+    assert!(
+        doc.contains("It is raised when `not value` holds."),
+        "{doc}"
+    );
+    assert!(!doc.contains("value[0]"), "{doc}");
+    let r = record_of(&records, "not enough significant bits left here");
+    let doc = r["documentation"].as_str().unwrap();
+    assert!(doc.contains("`e2 >= 0`"), "{doc}");
+    assert!(!doc.contains("comes from"), "{doc}");
+}
+
 /// An error its own function catches and does not raise again never reaches a caller as
 /// raised: the record says which clause catches it and what that clause does, and offers no
 /// code that catches it around the call (re's `_class_escape` raises a bare `ValueError` that

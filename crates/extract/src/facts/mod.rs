@@ -81,6 +81,37 @@ pub(crate) fn take_spent() -> std::time::Duration {
     SPENT.with(|s| s.replace(std::time::Duration::ZERO))
 }
 
+/// Whether `expr` reads the variable `name` itself: as a whole word, not a member
+/// (`x.name`), outside string literals.
+fn reads_name(expr: &str, name: &str) -> bool {
+    let b = expr.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'"' || c == b'\'' || c == b'`' {
+            i += 1;
+            while i < b.len() && b[i] != c {
+                i += usize::from(b[i] == b'\\') + 1;
+            }
+            i += 1;
+            continue;
+        }
+        if ident(c) {
+            let start = i;
+            while i < b.len() && ident(b[i]) {
+                i += 1;
+            }
+            if &expr[start..i] == name && !(start > 0 && b[start - 1] == b'.') {
+                return true;
+            }
+            continue;
+        }
+        i += 1;
+    }
+    false
+}
+
 /// The fact analysis of one parsed file. The file's writes are gathered once, when a site
 /// first asks for them.
 pub(crate) struct FileFacts<'t, 's> {
@@ -96,6 +127,8 @@ pub(crate) struct FileFacts<'t, 's> {
     /// The local declarations of each function (by node id) a guard reads a name of, with
     /// their lines: gathered once per function, not once per name and site.
     locals: std::cell::RefCell<HashMap<usize, Vec<(u32, Node<'t>)>>>,
+    /// The names each function (by node id) assigns, with the line of each assignment.
+    assigned: std::cell::RefCell<HashMap<usize, Vec<(u32, String)>>>,
 }
 
 /// A write found in the file.
@@ -116,7 +149,75 @@ impl<'t, 's> FileFacts<'t, 's> {
             functions: OnceCell::new(),
             helper_nodes: OnceCell::new(),
             locals: Default::default(),
+            assigned: Default::default(),
         }
+    }
+
+    /// The names `scope` assigns (`x = …`, `a, x = …`, `x += …`, `let x = …`), each with the
+    /// line of the assignment; nested functions' own assignments left out.
+    fn assignments(&self, scope: Node<'t>) -> Vec<(u32, String)> {
+        let mut cache = self.assigned.borrow_mut();
+        cache
+            .entry(scope.id())
+            .or_insert_with(|| {
+                let mut out = Vec::new();
+                let mut stack: Vec<Node<'t>> = {
+                    let mut c = scope.walk();
+                    scope.named_children(&mut c).collect()
+                };
+                while let Some(n) = stack.pop() {
+                    let k = n.kind();
+                    if k.contains("function")
+                        || k.contains("lambda")
+                        || k.contains("closure")
+                        || k.contains("method")
+                        || k == "func_literal"
+                    {
+                        continue;
+                    }
+                    let assigns = matches!(
+                        n.kind(),
+                        "assignment"
+                            | "augmented_assignment"
+                            | "assignment_expression"
+                            | "augmented_assignment_expression"
+                            | "compound_assignment_expr"
+                            | "assignment_statement"
+                            | "short_var_declaration"
+                            | "let_declaration"
+                            | "variable_declarator"
+                            | "inc_statement"
+                            | "dec_statement"
+                            | "update_expression"
+                    );
+                    if assigns {
+                        let target = n
+                            .child_by_field_name("left")
+                            .or_else(|| n.child_by_field_name("name"))
+                            .or_else(|| n.child_by_field_name("pattern"))
+                            .or_else(|| n.child_by_field_name("argument"))
+                            .or_else(|| n.named_child(0));
+                        if let Some(t) = target {
+                            let row = n.start_position().row as u32 + 1;
+                            let text = self.text(t);
+                            for name in text.trim_matches(['(', ')', '[', ']']).split(',') {
+                                let name = name.trim().trim_start_matches("mut ").trim();
+                                let plain = !name.is_empty()
+                                    && name
+                                        .chars()
+                                        .all(|c| c.is_alphanumeric() || c == '_' || c == '$');
+                                if plain {
+                                    out.push((row, name.to_owned()));
+                                }
+                            }
+                        }
+                    }
+                    let mut c = n.walk();
+                    stack.extend(n.named_children(&mut c));
+                }
+                out
+            })
+            .clone()
     }
 
     /// The facts of the site at the end of `path` (which runs from the root to it).
@@ -136,6 +237,18 @@ impl<'t, 's> FileFacts<'t, 's> {
         }
         let walk = self.walk(path, fidx.map_or(0, |f| f + 1), true);
         facts.conditions = walk.conditions;
+        // A condition on a name the function assigns again before the site (`value` of
+        // `if value[0] == '*':` given `section, value = get_section(value)` below it) says
+        // nothing of the name at the site: it is left out.
+        if let Some(f) = fidx {
+            let at = path[last].start_position().row as u32 + 1;
+            let assigned = self.assignments(path[f]);
+            facts.conditions.retain(|c| {
+                !assigned
+                    .iter()
+                    .any(|(row, name)| c.line < *row && *row < at && reads_name(&c.expr, name))
+            });
+        }
         facts.context = walk.context;
         facts.other_branch = walk.other_branch;
         facts.comment = docs::comment_above_site(path[last], self.src);
@@ -1059,7 +1172,19 @@ impl<'t, 's> FileFacts<'t, 's> {
                     _ => Some((row, v)),
                 },
             )
-            .map(|(_, v)| v)
+            .map(|(row, v)| {
+                // Assigned again on the way (`du, e2, du0 = mult128bitPow10(…)`): the
+                // declaration's value is not the one at the site.
+                let again = self
+                    .assignments(scope)
+                    .iter()
+                    .any(|(r, n)| n == name && row < *r && *r <= line);
+                if again {
+                    None
+                } else {
+                    v
+                }
+            })
     }
 
     fn declared_value(&self, decl: Node<'_>, name: &str) -> Option<Option<String>> {
