@@ -218,7 +218,7 @@ fn relink(
     let found_callers: Vec<Reference> = match (&facts.function, own_class) {
         // The text every error of a class carries: where the class is created.
         (_, Some(class)) => creations(index, class, fam, &item.record.file_path),
-        (Some(f), None) => callers(index, &f.name, fam)
+        (Some(f), None) => callers(index, &f.name, fam, &item.record.file_path)
             .into_iter()
             // A call from the function itself is recursion, not a caller.
             .filter(|c| {
@@ -470,10 +470,17 @@ fn sentinel_name(file: &str, facts: &Facts, class: Option<&str>) -> Option<Strin
 
 /// The calls of `name`, unless so many files define a function of that name that a call
 /// says nothing about which one it reaches.
-fn callers(index: &RefIndex, name: &str, fam: u8) -> Vec<Reference> {
+fn callers(index: &RefIndex, name: &str, fam: u8, file: &str) -> Vec<Reference> {
     let defined = index.definitions(name, fam);
+    // A name too common to follow everywhere (`parse`) is still followed in its own file,
+    // where a call is proven by how it is written.
     if defined > MAX_DEFINITIONS || index.files(RefKind::Call, name, fam) > MAX_CALLER_FILES {
-        return Vec::new();
+        return index
+            .get(RefKind::Call, name, fam)
+            .iter()
+            .filter(|f| f.file == file)
+            .map(|f| reference(f, false))
+            .collect();
     }
     index
         .get(RefKind::Call, name, fam)

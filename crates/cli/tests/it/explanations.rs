@@ -1446,8 +1446,17 @@ fn a_name_assigned_again_before_the_site_is_not_said_to_keep_its_test_or_value()
         "lib/ryu/ryu.go",
         "package ryu\n\nfunc shortest(mant uint64, exp int) {\n\tml, e2 := computeBounds(mant, exp)\n\tdu, e2 := mult(ml, e2)\n\te2 = adjust(du, e2)\n\tif e2 >= 0 {\n\t\tpanic(\"not enough significant bits left here\")\n\t}\n}\n",
     );
+    s.write(
+        "lib/Glob.java",
+        "class Glob {\n    static void scan(String p) {\n        int i = 0;\n        while (i < p.length()) {\n            char c = p.charAt(i++);\n            if (c == '/') {\n                throw new IllegalArgumentException(\"a separator in a glob class\");\n            }\n        }\n    }\n}\n",
+    );
     s.ok(&["index", "lib", "--repo", "acme/lib"]);
     let records = s.records();
+    // `i++` inside a call's arguments assigns `i` all the same.
+    let r = record_of(&records, "a separator in a glob class");
+    let doc = r["documentation"].as_str().unwrap();
+    assert!(!doc.contains("i < p.length()"), "{doc}");
+    assert!(doc.contains("c == '/'"), "{doc}");
     let r = record_of(&records, "Incomplete parameter here");
     let doc = r["documentation"].as_str().unwrap();
     assert!(

@@ -166,13 +166,27 @@ impl<'t, 's> FileFacts<'t, 's> {
                     scope.named_children(&mut c).collect()
                 };
                 while let Some(n) = stack.pop() {
-                    let k = n.kind();
-                    if k.contains("function")
-                        || k.contains("lambda")
-                        || k.contains("closure")
-                        || k.contains("method")
-                        || k == "func_literal"
-                    {
+                    // A nested function or class assigns its own names.
+                    if matches!(
+                        n.kind(),
+                        "function_definition"
+                            | "function_declaration"
+                            | "function_expression"
+                            | "generator_function"
+                            | "generator_function_declaration"
+                            | "arrow_function"
+                            | "lambda"
+                            | "lambda_expression"
+                            | "closure_expression"
+                            | "function_item"
+                            | "func_literal"
+                            | "method_declaration"
+                            | "method_definition"
+                            | "constructor_declaration"
+                            | "class_definition"
+                            | "class_declaration"
+                            | "class_body"
+                    ) {
                         continue;
                     }
                     let assigns = matches!(
