@@ -29,6 +29,8 @@ pub(crate) struct Program {
     /// The usage lines of each command file read so far: each file is read once, not once
     /// for every record in it.
     usages: std::sync::Mutex<std::collections::HashMap<String, Vec<String>>>,
+    /// Whether a file imports another (by their paths), each pair read once.
+    imports: std::sync::Mutex<std::collections::HashMap<(String, String), bool>>,
 }
 
 impl Program {
@@ -60,7 +62,32 @@ impl Program {
             go_toolchain,
             root: root.to_owned(),
             usages: Default::default(),
+            imports: Default::default(),
         }
+    }
+
+    /// Whether the JavaScript file `from` imports the file `to`: a `require(…)` or `import`
+    /// string that ends with its name (`'../utils/spec.js'`, `'./spec'`).
+    fn imports(&self, from: &str, to: &str) -> bool {
+        let mut cache = self.imports.lock().unwrap_or_else(|e| e.into_inner());
+        *cache
+            .entry((from.to_owned(), to.to_owned()))
+            .or_insert_with(|| {
+                let Ok(text) = std::fs::read_to_string(self.root.join(from)) else {
+                    return false;
+                };
+                let name = to.rsplit('/').next().unwrap_or(to);
+                let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
+                let wanted: Vec<String> = [name, stem]
+                    .iter()
+                    .flat_map(|n| ['\'', '"', '`'].map(|q| format!("/{n}{q}")))
+                    .collect();
+                text.lines()
+                    .filter(|l| {
+                        l.contains("require(") || l.contains("import ") || l.contains("from ")
+                    })
+                    .any(|l| wanted.iter().any(|w| l.contains(w.as_str())))
+            })
     }
 
     /// The command that runs the Go code of `path`, when it is a program's (`cmd/<tool>/…`):
@@ -307,7 +334,7 @@ pub(crate) fn entry(
     visited.insert((file.to_owned(), function.name.clone()));
     // Each item: a function that calls the one before it, and the steps below it.
     let mut frontier: Vec<(String, String, u32, Vec<Step>)> =
-        callers(graph, lang, family, file, &function.name, &[])
+        callers(graph, program, lang, family, file, &function.name, &[])
             .into_iter()
             .filter(|c| visited.insert((c.0.clone(), c.1.clone())))
             .collect();
@@ -339,7 +366,7 @@ pub(crate) fn entry(
                 found.push((None, chain));
                 continue;
             }
-            for c in callers(graph, lang, family, &file, &name, &chain) {
+            for c in callers(graph, program, lang, family, &file, &name, &chain) {
                 if visited.insert((c.0.clone(), c.1.clone())) {
                     next.push(c);
                 }
@@ -751,6 +778,7 @@ fn is_test_name(name: &str) -> bool {
 /// and function it is in, its line, and `chain`.
 fn callers(
     graph: &CallGraph,
+    program: &Program,
     lang: Lang,
     family: u8,
     file: &str,
@@ -765,6 +793,14 @@ fn callers(
                 || c.via == Via::Other
                     && near(lang, c.file, file)
                     && graph.defined_once(name, family)
+                // A bare call in another file that imports the function's file, of a free
+                // function the repository defines once, reaches it: JavaScript calls what it
+                // imports by its bare name. (A Python bare name may be a builtin's: `divmod`.)
+                || c.via == Via::Bare
+                    && matches!(lang, Lang::JavaScript | Lang::TypeScript)
+                    && graph.defined_once(name, family)
+                    && graph.definitions_in(name, family, file).any(|d| js_free(d.signature))
+                    && program.imports(c.file, file)
         })
         .map(|c| {
             (
@@ -775,6 +811,19 @@ fn callers(
             )
         })
         .collect()
+}
+
+/// Whether a JavaScript declaration is of a free function (`function f(…)`, `const f = (…)
+/// =>`), not a class's method (`f (a, b) {`), which no bare call reaches.
+fn js_free(signature: &str) -> bool {
+    let s = signature.trim_start();
+    let s = s.strip_prefix("export ").unwrap_or(s);
+    let s = s.strip_prefix("default ").unwrap_or(s);
+    let s = s.strip_prefix("async ").unwrap_or(s);
+    s.starts_with("function")
+        || s.contains("=>")
+        || s.starts_with("const ")
+        || s.starts_with("let ")
 }
 
 /// Whether a call in `from`, naming its callee `via`, is proven to reach the function of that

@@ -1027,8 +1027,24 @@ fn a_site_in_a_command_s_file_names_the_command() {
         ),
         "{doc}"
     );
-    // `parse` is called bare from another file: an import, which is not proof enough; its
-    // own file's call of `check` is.
+    // `parse` is called bare from another file, and the repository defines one function of
+    // that name: the call is of that function, and `check` is called in its own file.
+    let doc = documentation_of(&records, "a package spec is required here");
+    assert!(
+        doc.contains("It runs under the `tool cache clean` command: `exec()` (lib/commands/cache/clean.js:3) calls `parse()` (lib/utils/spec.js:1), which calls `check()`."),
+        "{doc}"
+    );
+    // A bare call in a file that imports another file's `parse` is not of this one.
+    s.write(
+        "tool/lib/utils/other.js",
+        "function parse (text) {\n  return text\n}\nmodule.exports = { parse }\n",
+    );
+    s.write(
+        "tool/lib/commands/cache/clean.js",
+        "const { parse } = require('../../utils/other.js')\nclass Clean {\n  async exec (args) {\n    return parse(args[0])\n  }\n}\nmodule.exports = Clean\n",
+    );
+    s.ok(&["index", "tool", "--repo", "acme/tool"]);
+    let records = s.records();
     let doc = documentation_of(&records, "a package spec is required here");
     assert!(!doc.contains("runs under"), "{doc}");
 }
