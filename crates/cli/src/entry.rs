@@ -305,7 +305,9 @@ pub(crate) fn entry(
 ) -> Option<Entry> {
     let lang = Lang::from_path(std::path::Path::new(file))?;
     let js = matches!(lang, Lang::JavaScript | Lang::TypeScript);
-    if js {
+    // A command's `completion()` runs when the shell asks `npm completion` for words, which
+    // swallows what it throws: it is no run of the command.
+    if js && function.name != "completion" {
         if let Some(command) = program.command(file) {
             return Some(Entry {
                 command: Some(command),

@@ -783,7 +783,11 @@ pub(crate) fn example_fix(site: &Site<'_>, strategy: HandlingStrategy) -> String
             type_guard(site)
         );
     }
-    if let Some(name) = crate::prose::sentinel(site) {
+    // An unexported sentinel cannot be named outside its package: the generic form below
+    // tells it by its text (typeGuard).
+    if let Some(name) =
+        crate::prose::sentinel(site).filter(|n| n.starts_with(|c: char| c.is_uppercase()))
+    {
         return format!(
             "// before: the error is passed on without a look\nif err != nil {{\n\treturn err\n}}\n// after: {name} is told apart from other errors\nif errors.Is(err, {name}) {{\n\t// handle \"{fragment}\" here\n}} else if err != nil {{\n\treturn err\n}}"
         );
@@ -1108,6 +1112,10 @@ pub(crate) fn type_guard(site: &Site<'_>) -> String {
     if site.error_type == ErrorType::Log {
         return log_guard(site, &quoted(&fragment));
     }
+    // What a command prints is its output, whatever the class: the run's code reads that.
+    if let Some(command) = command_of(site) {
+        return output_guard(site, command);
+    }
     // A message that is all placeholders (`%s: %v`, `{value}`) has no text to tell it by.
     let weak = literal_alphanumerics(&fragment) < 3;
     if site.messageless() || weak && site.class.is_some() {
@@ -1115,9 +1123,6 @@ pub(crate) fn type_guard(site: &Site<'_>) -> String {
     }
     if weak {
         return any_guard(site);
-    }
-    if let Some(command) = command_of(site) {
-        return output_guard(site, command);
     }
     let frag = quoted(&fragment);
     match site.lang {
@@ -1215,7 +1220,21 @@ fn longest_line_fragment(message: &str) -> String {
 
 /// A test of a command's output for the error's text.
 fn output_guard(site: &Site<'_>, command: &str) -> String {
-    let frag = quoted(&longest_line_fragment(site.message));
+    let fragment = longest_line_fragment(site.message);
+    // No fixed text (`go: %s`): any failing run's output is taken for it, and the guard says so.
+    if literal_alphanumerics(&fragment) < 3 {
+        let why = format!(
+            "{} {} has no fixed text to tell it apart: any output of a failing run is taken for it",
+            comment(site.lang),
+            quoted(site.message)
+        );
+        return match site.lang {
+            Lang::Go => format!("func isThisError(output string) bool {{\n\t{why}\n\treturn output != \"\"\n}}"),
+            Lang::TypeScript => format!("function isThisError(output: string): boolean {{\n  {why}\n  return output !== '';\n}}"),
+            _ => format!("function isThisError(output) {{\n  {why}\n  return output !== '';\n}}"),
+        };
+    }
+    let frag = quoted(&fragment);
     match site.lang {
         // A tool's output may go to stdout (the compiler prints its errors there, and `go
         // build` passes them on to stderr): both are read.

@@ -1301,7 +1301,7 @@ fn a_go_program_s_errors_are_what_its_command_prints() {
     );
     s.write(
         "src/cmd/go/internal/modget/get.go",
-        "package modget\n\nimport \"errors\"\n\nfunc parseArgs(args []string) error {\n\tif len(args) == 0 {\n\t\treturn errors.New(\"go get: no module path given to get\")\n\t}\n\treturn nil\n}\n",
+        "package modget\n\nimport \"errors\"\n\nfunc parseArgs(args []string) error {\n\tif len(args) == 0 {\n\t\treturn errors.New(\"go get: no module path given to get\")\n\t}\n\treturn nil\n}\n\nfunc run(err error) {\n\tif err != nil {\n\t\tlog.Fatalf(\"go: %v\", err)\n\t}\n}\n",
     );
     s.write(
         "src/go/build/read.go",
@@ -1353,6 +1353,17 @@ fn a_go_program_s_errors_are_what_its_command_prints() {
         .as_str()
         .unwrap()
         .contains("the code that reaches"));
+    // A message with no text of its own: the output test and the run that uses it agree.
+    let fatal = record_of(&records, "go: %v");
+    let guard = fatal["typeGuard"].as_str().unwrap();
+    assert!(
+        guard.contains("func isThisError(output string) bool") && guard.contains("output != \"\""),
+        "{guard}"
+    );
+    assert!(fatal["tryCatchPattern"]
+        .as_str()
+        .unwrap()
+        .contains("isThisError(string(out))"));
     // A package a program imports stays one.
     let lib = record_of(&records, "build header is empty here");
     assert!(!lib["documentation"]
