@@ -31,6 +31,8 @@ pub(crate) struct Program {
     usages: std::sync::Mutex<std::collections::HashMap<String, Vec<String>>>,
     /// Whether a file imports another (by their paths), each pair read once.
     imports: std::sync::Mutex<std::collections::HashMap<(String, String), bool>>,
+    /// The Go command of each file asked for: a file holds many records, and is read once.
+    go_commands: std::sync::Mutex<std::collections::HashMap<String, Option<String>>>,
 }
 
 impl Program {
@@ -63,6 +65,7 @@ impl Program {
             root: root.to_owned(),
             usages: Default::default(),
             imports: Default::default(),
+            go_commands: Default::default(),
         }
     }
 
@@ -94,6 +97,18 @@ impl Program {
     /// the tool's name, or for Go's own tree what a user types to run it (the compiler is
     /// run by `go build`).
     fn go_command(&self, path: &str) -> Option<String> {
+        let cache = || self.go_commands.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(known) = cache().get(path) {
+            return known.clone();
+        }
+        // Read outside the lock: other threads ask for other files meanwhile.
+        let command = self.read_go_command(path);
+        cache().insert(path.to_owned(), command.clone());
+        command
+    }
+
+    /// [`Program::go_command`], read from the file.
+    fn read_go_command(&self, path: &str) -> Option<String> {
         let words: Vec<&str> = path.split('/').collect();
         let at = words.iter().position(|w| *w == "cmd")?;
         // `cmd/<tool>/<file>` at least; shared or vendored packages are no one tool's.

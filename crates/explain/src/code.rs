@@ -625,76 +625,45 @@ fn guard_names<'a>(site: &Site<'a>) -> Option<(String, Vec<&'a crate::Parameter>
     let mut used: Vec<&crate::Parameter> = Vec::new();
     let mut own: Vec<String> = Vec::new();
     let mut hidden = false;
-    let b = cond.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        if c == b'"' || c == b'\'' || c == b'`' {
-            // Skip a string literal.
-            let q = c;
-            i += 1;
-            while i < b.len() && b[i] != q {
-                if b[i] == b'\\' {
-                    i += 1;
-                }
-                i += 1;
-            }
-            i += 1;
+    for n in errata_lang::names(&cond) {
+        let word = n.text;
+        let rest = cond[n.end..].trim_start();
+        let called = rest.starts_with('(') || rest.starts_with('!') && site.lang == Lang::Rust;
+        let path = rest.starts_with("::");
+        if n.member || path || is_keyword(site.lang, word) {
             continue;
         }
-        if c.is_ascii_alphabetic() || c == b'_' || c == b'$' {
-            let start = i;
-            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'$') {
-                i += 1;
-            }
-            let word = &cond[start..i];
-            let after_dot = start > 0 && b[start - 1] == b'.';
-            let rest = cond[i..].trim_start();
-            let called = rest.starts_with('(') || rest.starts_with('!') && site.lang == Lang::Rust;
-            let path = rest.starts_with("::");
-            if after_dot || path || is_keyword(site.lang, word) {
-                continue;
-            }
-            if let Some(p) = f.parameters.iter().find(|p| p.name == word) {
-                if !used.iter().any(|u| u.name == p.name) {
-                    used.push(p);
-                }
-                continue;
-            }
-            // A builtin or a function called by name (`len(x)`, `isinstance(x, int)`) is fine;
-            // any other name is the function's own.
-            if called && matches!(site.lang, Lang::Python | Lang::Go) {
-                continue;
-            }
-            let is_type = word.starts_with(|c: char| c.is_ascii_uppercase());
-            if is_type
-                && (rest.starts_with(')') || rest.starts_with(','))
-                && cond.contains("isinstance")
-            {
-                continue;
-            }
-            // A receiver or a module (`self`, `this`, `filepath.Join`, `socket.isClosed()`)
-            // is something a caller may hold as well: it keeps the guard from being the
-            // caller's to check, but is not named as the function's own.
-            let through = rest.starts_with('.') || matches!(word, "self" | "this");
-            if through {
-                hidden = true;
-            } else if !own.iter().any(|o| o == word) {
-                own.push(if called {
-                    format!("{word}()")
-                } else {
-                    word.to_owned()
-                });
+        if let Some(p) = f.parameters.iter().find(|p| p.name == word) {
+            if !used.iter().any(|u| u.name == p.name) {
+                used.push(p);
             }
             continue;
         }
-        if c.is_ascii_digit() {
-            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'.' || b[i] == b'_') {
-                i += 1;
-            }
+        // A builtin or a function called by name (`len(x)`, `isinstance(x, int)`) is fine;
+        // any other name is the function's own.
+        if called && matches!(site.lang, Lang::Python | Lang::Go) {
             continue;
         }
-        i += 1;
+        let is_type = word.starts_with(|c: char| c.is_ascii_uppercase());
+        if is_type
+            && (rest.starts_with(')') || rest.starts_with(','))
+            && cond.contains("isinstance")
+        {
+            continue;
+        }
+        // A receiver or a module (`self`, `this`, `filepath.Join`, `socket.isClosed()`)
+        // is something a caller may hold as well: it keeps the guard from being the
+        // caller's to check, but is not named as the function's own.
+        let through = rest.starts_with('.') || matches!(word, "self" | "this");
+        if through {
+            hidden = true;
+        } else if !own.iter().any(|o| o == word) {
+            own.push(if called {
+                format!("{word}()")
+            } else {
+                word.to_owned()
+            });
+        }
     }
     if hidden && own.is_empty() {
         // Nothing to name, but the guard is not the arguments' alone either.
@@ -932,42 +901,16 @@ fn call_arguments<'t>(text: &'t str, name: &str) -> Option<Vec<&'t str>> {
 
 /// `cond` with each whole name of `map` outside strings and member accesses replaced.
 fn rename_words(cond: &str, map: &[(String, String)]) -> String {
-    let b = cond.as_bytes();
     let mut out = String::new();
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        if c == b'"' || c == b'\'' || c == b'`' {
-            let start = i;
-            i += 1;
-            while i < b.len() && b[i] != c {
-                i += usize::from(b[i] == b'\\') + 1;
-            }
-            i = (i + 1).min(b.len());
-            out.push_str(&cond[start..i]);
-            continue;
+    let mut copied = 0;
+    for n in errata_lang::names(cond).filter(|n| !n.member) {
+        if let Some((_, to)) = map.iter().find(|(from, _)| from == n.text) {
+            out.push_str(&cond[copied..n.start]);
+            out.push_str(to);
+            copied = n.end;
         }
-        if c.is_ascii_alphabetic() || c == b'_' || c == b'$' {
-            let start = i;
-            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'$') {
-                i += 1;
-            }
-            let word = &cond[start..i];
-            let member = start > 0 && b[start - 1] == b'.';
-            match map
-                .iter()
-                .find(|(from, _)| from == word)
-                .filter(|_| !member)
-            {
-                Some((_, to)) => out.push_str(to),
-                None => out.push_str(word),
-            }
-            continue;
-        }
-        let ch = cond[i..].chars().next().unwrap_or_default();
-        out.push(ch);
-        i += ch.len_utf8().max(1);
     }
+    out.push_str(&cond[copied..]);
     out
 }
 

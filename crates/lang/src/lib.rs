@@ -16,6 +16,9 @@
 //! assert_eq!(Lang::Python.name(), "python");
 //! ```
 
+mod names;
+pub use names::{names, Name};
+
 use std::path::Path;
 
 /// A source language errata extracts error sites from.

@@ -84,32 +84,7 @@ pub(crate) fn take_spent() -> std::time::Duration {
 /// Whether `expr` reads the variable `name` itself: as a whole word, not a member
 /// (`x.name`), outside string literals.
 fn reads_name(expr: &str, name: &str) -> bool {
-    let b = expr.as_bytes();
-    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        if c == b'"' || c == b'\'' || c == b'`' {
-            i += 1;
-            while i < b.len() && b[i] != c {
-                i += usize::from(b[i] == b'\\') + 1;
-            }
-            i += 1;
-            continue;
-        }
-        if ident(c) {
-            let start = i;
-            while i < b.len() && ident(b[i]) {
-                i += 1;
-            }
-            if &expr[start..i] == name && !(start > 0 && b[start - 1] == b'.') {
-                return true;
-            }
-            continue;
-        }
-        i += 1;
-    }
-    false
+    errata_lang::names(expr).any(|n| n.text == name && !n.member)
 }
 
 /// The fact analysis of one parsed file. The file's writes are gathered once, when a site
