@@ -507,13 +507,21 @@ fn calls_it(c: &Reference, f: &errata_explain::Function, file: &str) -> bool {
         };
         // A method in its own file. Java calls its own methods bare; a Go method is called on
         // a value, of its package's types; elsewhere a receiver of another name
-        // (`opener.open(…)`, `mem::drop(x)`) may be of any type with such a method.
-        return if file.ends_with(".java") {
-            true
-        } else if file.ends_with(".go") {
+        // (`opener.open(…)`, `UNSAFE.getInt(…)`, `mem::drop(x)`) may be of any type with such
+        // a method. A bare or `self` call outside the class's block is another class's
+        // (`Au_read.getparams` calls its own `self.getnchannels()`), but in Rust, whose type
+        // may have several `impl` blocks.
+        let in_block = f.owner_blocks.is_empty()
+            || f.owner_blocks
+                .iter()
+                .any(|&(from, to)| (from..=to).contains(&c.line));
+        return if file.ends_with(".go") {
             receiver
+        } else if file.ends_with(".java") {
+            (!receiver || own_receiver(head)) && in_block
+                || receiver && (local_receiver(head) || names_the_owner(head, owner))
         } else {
-            receiver && (own_receiver(head) || names_the_owner(head, owner))
+            receiver && (own_receiver(head) && in_block || names_the_owner(head, owner))
         };
     }
     if let Some(owner) = &f.owner {
@@ -552,6 +560,14 @@ fn calls_it(c: &Reference, f: &errata_explain::Function, file: &str) -> bool {
 fn own_receiver(head: &str) -> bool {
     let (before, receiver) = receiver_at_end(head);
     matches!(receiver, "self" | "this" | "cls" | "super" | "Self") && !before.ends_with(['.', ':'])
+}
+
+/// Whether the receiver at the end of `head` is a variable (`curr.`, `node.`), which in a
+/// Java file is most often of its own classes: not a constant or a type (`UNSAFE.`,
+/// `Objects.`) nor what a call returns (`getImpl().`).
+fn local_receiver(head: &str) -> bool {
+    let (_, receiver) = receiver_at_end(head);
+    !head.trim_end_matches('.').ends_with(')') && receiver.starts_with(|c: char| c.is_lowercase())
 }
 
 /// The name of the receiver at the end of a call's `head` (`x.y.foo.`, `super().`, `Foo::`,
@@ -772,6 +788,41 @@ mod tests {
             &method("check", "Foo"),
             java
         ));
+        // … but not a same-named method through a value of another type (`Unsafe`'s).
+        let get = method("getIntAcquire", "ScopedMemoryAccess");
+        assert!(!calls_it(
+            &call(java, "UNSAFE.getIntAcquire(base, offset)"),
+            &get,
+            java
+        ));
+        assert!(calls_it(
+            &call(java, "this.getIntAcquire(b, o)"),
+            &get,
+            java
+        ));
+        assert!(!calls_it(
+            &call(java, "getImpl().getIntAcquire(b, o)"),
+            &get,
+            java
+        ));
+        assert!(calls_it(
+            &call(java, "curr.getIntAcquire(b, o)"),
+            &get,
+            java
+        ));
+        // A `self` call from another class of the file is that class's: sunau's reader and
+        // writer both have `getparams()` calling `self.getnchannels()`.
+        let writer = Function {
+            owner_blocks: vec![(300, 500)],
+            ..method("getnchannels", "Au_write")
+        };
+        let at = |line: u32| Reference {
+            line,
+            ..call(py, "self.getnchannels()")
+        };
+        assert!(!calls_it(&at(263), &writer, py));
+        assert!(calls_it(&at(417), &writer, py));
+        assert!(calls_it(&at(263), &method("getnchannels", "Au_write"), py));
         let go = "net/http/client.go";
         let send = method("send", "Client");
         assert!(calls_it(&call(go, "c.send(req, deadline)"), &send, go));

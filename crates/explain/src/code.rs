@@ -1038,7 +1038,7 @@ fn log_guard(site: &Site<'_>, frag: &str) -> String {
 
 fn log_count(site: &Site<'_>) -> String {
     let c = comment(site.lang);
-    let head = format!("{c} A logged message reaches no caller to catch: find it in the logs (isThisLog is the typeGuard).");
+    let head = format!("{c} This text is a log line, not the value of an error: find it in the logs (isThisLog is the typeGuard).");
     let body = match site.lang {
         Lang::TypeScript => "function countThisLog(lines: string[]): number {\n  return lines.filter(isThisLog).length;\n}".to_owned(),
         Lang::JavaScript => "function countThisLog(lines) {\n  return lines.filter(isThisLog).length;\n}".to_owned(),

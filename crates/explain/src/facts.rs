@@ -128,6 +128,11 @@ pub struct Function {
     pub name: String,
     /// The class, impl or receiver type the function belongs to.
     pub owner: Option<String>,
+    /// The first and last lines of its class and of the classes of the file related to it by
+    /// inheritance: a call through `self`/`this` elsewhere in the file is another class's.
+    /// Empty where no block bounds them (Go, Rust).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub owner_blocks: Vec<(u32, u32)>,
     /// The declaration up to its body, on one line.
     pub signature: String,
     pub parameters: Vec<Parameter>,

@@ -636,11 +636,11 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
     }
     if let Some(name) = sentinel(site) {
         doc.push_str(&format!(
-            " `{name}` is a sentinel: one error value, declared once here and returned as it is{}; {}.",
+            " `{name}` is a sentinel: one error value, declared once here{}; {}.",
             if facts.callers.is_empty() {
-                String::new()
+                format!(", with no `return` of it in this repository")
             } else {
-                format!(" by {}", and_list(&returners(site)))
+                format!(" and returned as it is by {}", and_list(&returners(site)))
             },
             if exported(name) {
                 format!("callers tell it apart with `errors.Is(err, {name})`")
@@ -1191,12 +1191,20 @@ pub(crate) fn trigger_scenarios(site: &Site<'_>) -> String {
                 places(&facts.callers)
             )
         }
+        // A closure's head is its own parameters (`er =>`, `|error|`), not the call's.
+        Some(f) if f.callback => format!("A call to {}", function_ref(site)),
         Some(f) => format!("A call to {} (`{}`)", function_ref(site), f.signature),
         None => match sentinel(site) {
             Some(name) if !facts.callers.is_empty() => {
                 return format!(
                     "`{name}` is returned by {}. A call to one of them fails with it under the conditions of that `return`.",
                     places(&facts.callers)
+                );
+            }
+            // A value no code returns: its declaration runs on loading, and is no failure.
+            Some(name) => {
+                return format!(
+                    "No `return` of `{name}` is in this repository: code gets it some other way (as a panic's value, a field or an argument), or never."
                 );
             }
             _ => format!("Loading or running {}", site.file_path),

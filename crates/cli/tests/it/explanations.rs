@@ -1690,3 +1690,32 @@ fn a_command_error_says_how_the_command_was_run() {
     assert!(!doc.contains("This is the error of"), "{doc}");
     assert!(!doc.contains("is run as"), "{doc}");
 }
+
+/// A `self` call in another class of the same file is that class's method: sunau's reader
+/// and writer both call `self.getnchannels()` from `getparams()`, and only the writer's
+/// raises. A subclass's `self` call reaches its base's method; a Java call through a
+/// constant of another type (`UNSAFE.getInt(…)`) or through what a call returns is not a call
+/// of the file's own method.
+#[test]
+fn a_same_named_method_of_another_class_in_the_file_is_no_caller() {
+    let s = Scratch::new();
+    s.write(
+        "lib/audio.py",
+        "class Reader:\n    def getnchannels(self):\n        return self._nchannels\n\n    def getparams(self):\n        return (self.getnchannels(), 1)\n\n\nclass Writer:\n    def getnchannels(self):\n        if not self._nchannels:\n            raise ValueError('number of channels not set')\n        return self._nchannels\n\n    def getparams(self):\n        return (self.getnchannels(), 2)\n\n\nclass StereoWriter(Writer):\n    def describe(self):\n        return 'channels: %d' % self.getnchannels()\n",
+    );
+    s.write(
+        "lib/Access.java",
+        "class Access {\n    private static final Unsafe UNSAFE = Unsafe.getUnsafe();\n\n    public int getIntAcquire(long offset) {\n        if (offset < 0) {\n            throw new IllegalStateException(\"the scope of this access is closed\");\n        }\n        return getIntAcquireInternal(offset);\n    }\n\n    private int getIntAcquireInternal(long offset) {\n        return UNSAFE.getIntAcquire(null, offset);\n    }\n\n    int twice(long offset) {\n        return getIntAcquire(offset) + this.getIntAcquire(offset + 4);\n    }\n}\n",
+    );
+    s.ok(&["index", "lib", "--repo", "acme/lib"]);
+    let records = s.records();
+    let r = record_of(&records, "number of channels not set");
+    let trigger = r["triggerScenarios"].as_str().unwrap();
+    assert!(trigger.contains("audio.py:16"), "{trigger}");
+    assert!(trigger.contains("audio.py:21"), "{trigger}");
+    assert!(!trigger.contains("audio.py:6"), "{trigger}");
+    let r = record_of(&records, "the scope of this access is closed");
+    let trigger = r["triggerScenarios"].as_str().unwrap();
+    assert!(trigger.contains("twice()"), "{trigger}");
+    assert!(!trigger.contains("getIntAcquireInternal()"), "{trigger}");
+}

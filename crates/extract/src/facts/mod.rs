@@ -104,6 +104,16 @@ pub(crate) struct FileFacts<'t, 's> {
     locals: std::cell::RefCell<HashMap<usize, Vec<(u32, Node<'t>)>>>,
     /// The names each function (by node id) assigns, with the line of each assignment.
     assigned: std::cell::RefCell<HashMap<usize, Vec<(u32, String)>>>,
+    /// The classes of the file, found when a method's owner is first asked for.
+    classes: OnceCell<Vec<ClassBlock>>,
+}
+
+/// A class (or interface, enum) of the file: its name, the names it extends or implements,
+/// and its lines.
+struct ClassBlock {
+    name: String,
+    bases: Vec<String>,
+    lines: (u32, u32),
 }
 
 /// A write found in the file.
@@ -125,7 +135,70 @@ impl<'t, 's> FileFacts<'t, 's> {
             helper_nodes: OnceCell::new(),
             locals: Default::default(),
             assigned: Default::default(),
+            classes: OnceCell::new(),
         }
+    }
+
+    /// The lines of the class `owner` and of the classes of the file it extends or that
+    /// extend it, directly or not: where a call through `self`/`this` may reach its method.
+    /// Unrelated classes of the file (sunau's reader and writer) are left out.
+    fn related_blocks(&self, owner: &str) -> Vec<(u32, u32)> {
+        let classes = self.classes.get_or_init(|| {
+            let mut out = Vec::new();
+            preorder(self.root, |n| {
+                if self.syn.classes.contains(&n.kind()) {
+                    if let Some(name) = n.child_by_field_name("name") {
+                        out.push(ClassBlock {
+                            name: self.text(name),
+                            bases: class_bases(n, self.src),
+                            lines: (
+                                n.start_position().row as u32 + 1,
+                                n.end_position().row as u32 + 1,
+                            ),
+                        });
+                    }
+                }
+                true
+            });
+            out
+        });
+        let mut related: Vec<&str> = vec![owner];
+        // Ancestors, then descendants, each to a fixed point over the file's few classes.
+        let mut grew = true;
+        while grew {
+            grew = false;
+            for c in classes {
+                let up = related.contains(&c.name.as_str())
+                    && c.bases.iter().any(|b| !related.contains(&b.as_str()));
+                if up {
+                    for b in &c.bases {
+                        if !related.contains(&b.as_str()) {
+                            related.push(b);
+                        }
+                    }
+                    grew = true;
+                }
+            }
+        }
+        let ancestors = related.clone();
+        let mut family: Vec<&str> = vec![owner];
+        grew = true;
+        while grew {
+            grew = false;
+            for c in classes {
+                if !family.contains(&c.name.as_str())
+                    && c.bases.iter().any(|b| family.contains(&b.as_str()))
+                {
+                    family.push(&c.name);
+                    grew = true;
+                }
+            }
+        }
+        classes
+            .iter()
+            .filter(|c| ancestors.contains(&c.name.as_str()) || family.contains(&c.name.as_str()))
+            .map(|c| c.lines)
+            .collect()
     }
 
     /// The names `scope` assigns (`x = …`, `a, x = …`, `x += …`, `let x = …`), each with the
@@ -542,6 +615,7 @@ impl<'t, 's> FileFacts<'t, 's> {
             .unwrap_or(head);
         let signature = clip(head.trim_end().to_owned());
         let mut owner = None;
+        let mut owner_blocks = Vec::new();
         if let Some(recv) = node.child_by_field_name("receiver") {
             // Go: `func (c *Client) Do()`.
             owner = first_of_kind(recv, "parameter_declaration")
@@ -558,6 +632,13 @@ impl<'t, 's> FileFacts<'t, 's> {
                         .or_else(|| c.child_by_field_name("type"))
                 })
                 .map(|n| self.text(n));
+            // Rust's `impl` blocks of one type are many: no block bounds its methods' calls.
+            if self.lang != Lang::Rust {
+                owner_blocks = owner
+                    .as_deref()
+                    .map(|o| self.related_blocks(o))
+                    .unwrap_or_default();
+            }
         }
         let callback = matches!(
             node.kind(),
@@ -574,6 +655,7 @@ impl<'t, 's> FileFacts<'t, 's> {
         Function {
             name,
             owner,
+            owner_blocks,
             signature,
             parameters: self.parameters(node),
             line: node.start_position().row as u32 + 1,
@@ -1523,6 +1605,48 @@ pub(crate) fn is_helper_kind(kind: &str) -> bool {
 }
 
 /// Visits every node under `root` in document order, while `visit` returns true.
+/// The names a class declaration extends or implements, last segments (`Base` of
+/// `class A(pkg.Base, metaclass=M)`, `extends Foo<T> implements Bar`), generous: a type
+/// argument counts too.
+fn class_bases(class: Node<'_>, src: &str) -> Vec<String> {
+    let mut c = class.walk();
+    let heads: Vec<Node<'_>> = class
+        .children(&mut c)
+        .filter(|n| {
+            matches!(
+                n.kind(),
+                "argument_list"
+                    | "superclass"
+                    | "super_interfaces"
+                    | "extends_interfaces"
+                    | "class_heritage"
+            )
+        })
+        .collect();
+    let mut out: Vec<String> = Vec::new();
+    for h in heads {
+        let mut cur = h.walk();
+        let keyword = |n: Node<'_>| n.kind() == "keyword_argument";
+        let parts: Vec<Node<'_>> = if h.kind() == "argument_list" {
+            h.named_children(&mut cur)
+                .filter(|n| !keyword(*n))
+                .collect()
+        } else {
+            vec![h]
+        };
+        for p in parts {
+            let text = crate::text::text(p, src);
+            for word in text.split(|ch: char| !(ch.is_alphanumeric() || ch == '_' || ch == '$')) {
+                let keyword = matches!(word, "extends" | "implements");
+                if !word.is_empty() && !keyword && !out.iter().any(|w| w == word) {
+                    out.push(word.to_owned());
+                }
+            }
+        }
+    }
+    out
+}
+
 pub(crate) fn preorder<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>) -> bool) {
     let mut cursor = root.walk();
     loop {
