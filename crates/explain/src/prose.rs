@@ -638,7 +638,7 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
         doc.push_str(&format!(
             " `{name}` is a sentinel: one error value, declared once here{}; {}.",
             if facts.callers.is_empty() {
-                format!(", with no `return` of it in this repository")
+                ", with no `return` of it in this repository".to_owned()
             } else {
                 format!(" and returned as it is by {}", and_list(&returners(site)))
             },
