@@ -1162,6 +1162,29 @@ fn unwrapped_kind(value: &str) -> Option<Unwrapping> {
     }
 }
 
+/// Whether a statement, as written, raises, panics or returns an error of its own.
+fn fails_itself(statement: &str) -> bool {
+    let s = statement.trim_start();
+    let returned = s.strip_prefix("return").map(str::trim_start);
+    [
+        "raise",
+        "throw ",
+        "panic!",
+        "panic(",
+        "unreachable!",
+        "log.Fatal",
+        "os.Exit(",
+    ]
+    .iter()
+    .any(|p| s.starts_with(p))
+        || returned.is_some_and(|r| {
+            r.starts_with("Err(")
+                || r.contains("errors.New(")
+                || r.contains("fmt.Errorf(")
+                || r.starts_with("Promise.reject(")
+        })
+}
+
 pub(crate) fn trigger_scenarios(site: &Site<'_>) -> String {
     let facts = site.facts;
     if let Some((class, how)) = own_text(site) {
@@ -1671,6 +1694,8 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
             .map(|p| p.trim().trim_matches(['(', ')']).trim())
             .filter(|p| !p.is_empty())
             .all(|p| subject(site, p).up_to_the_user(public))
+            // A side that fails too (`raise SystemExit(…)` on both sides) is no way around.
+            && !b.statements.iter().any(|s| fails_itself(s))
     }) {
         let runs: Vec<String> = b.statements.iter().map(|s| ticked(s)).collect();
         if !runs.is_empty() {

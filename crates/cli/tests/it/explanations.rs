@@ -1719,3 +1719,27 @@ fn a_same_named_method_of_another_class_in_the_file_is_no_caller() {
     assert!(trigger.contains("twice()"), "{trigger}");
     assert!(!trigger.contains("getIntAcquireInternal()"), "{trigger}");
 }
+
+/// The other side of an `if` is a way around the raise only when it does not fail itself:
+/// distutils' `setup()` raises `SystemExit` on both sides of `if 'name' not in attrs`.
+#[test]
+fn a_branch_that_fails_too_is_no_way_around() {
+    let s = Scratch::new();
+    s.write(
+        "lib/core.py",
+        "def setup(attrs, strict):\n    if 'name' not in attrs:\n        raise SystemExit('error in setup command: no name given')\n    else:\n        raise SystemExit('error in %s setup command: bad attrs' % attrs['name'])\n\n\ndef load(path, strict):\n    if strict:\n        return None\n    else:\n        raise ValueError('cannot load a lenient path here')\n",
+    );
+    s.ok(&["index", "lib", "--repo", "acme/lib"]);
+    let records = s.records();
+    let solutions = |m: &str| {
+        let r = records
+            .iter()
+            .find(|r| r["errorMessage"].as_str().unwrap().contains(m))
+            .unwrap_or_else(|| panic!("no record of {m:?}"));
+        r["solutions"].to_string()
+    };
+    let both = solutions("setup command: bad attrs");
+    assert!(!both.contains("Take the other branch"), "{both}");
+    let one = solutions("cannot load a lenient path here");
+    assert!(one.contains("Take the other branch"), "{one}");
+}
