@@ -1087,6 +1087,26 @@ mod tests {
         );
     }
 
+    /// A `const` initializer's panic stops the build; a lazy `static`'s closure runs when the
+    /// program does.
+    #[test]
+    fn a_panic_the_compiler_evaluates_is_no_site() {
+        let src = "const MASK: u32 = match 8u32.checked_shl(2) {\n    Some(v) => v,\n    None => panic!(\"mask does not fit a u32\"),\n};\n\nstatic RE: LazyLock<Regex> = LazyLock::new(|| {\n    Regex::new(\"a+\").expect(\"the built-in pattern compiles\")\n});\n\nconst fn mask(n: u32) -> u32 {\n    if n > 31 {\n        panic!(\"a shift past the width of a u32\")\n    }\n    1 << n\n}\n";
+        let path = std::path::Path::new("src/bits.rs");
+        let tree = crate::parse(Lang::Rust, path, src).unwrap();
+        let messages: Vec<String> = find_sites(Lang::Rust, &tree, src, false)
+            .iter()
+            .map(|s| s.template.message())
+            .collect();
+        assert_eq!(
+            messages,
+            [
+                "the built-in pattern compiles".to_owned(),
+                "a shift past the width of a u32".to_owned()
+            ]
+        );
+    }
+
     #[test]
     fn log_methods() {
         assert_eq!(log_severity("Errorf"), Some(Severity::Error));

@@ -16,7 +16,13 @@ impl Rules for Rust {
     }
 
     fn scope_kinds(&self) -> &'static [&'static str] {
-        &["mod_item", "function_item"]
+        &[
+            "mod_item",
+            "function_item",
+            "const_item",
+            "static_item",
+            "const_block",
+        ]
     }
 
     fn sites_within<'t>(&self, node: Node<'t>, cx: &Cx<'_>) -> Vec<Node<'t>> {
@@ -39,6 +45,17 @@ impl Rules for Rust {
     }
 
     fn skip_subtree(&self, node: Node<'_>, cx: &Cx<'_>) -> bool {
+        // A `const` or `static` initializer and a `const { … }` block are evaluated by the
+        // compiler: a panic there stops the build, and no program ever raises it. A closure in
+        // one (`static RE: LazyLock<Regex> = LazyLock::new(|| …)`) runs when the program does.
+        if matches!(node.kind(), "const_item" | "static_item" | "const_block") {
+            let mut closure = false;
+            crate::facts::preorder(node, |n| {
+                closure |= n.kind() == "closure_expression";
+                !closure
+            });
+            return !closure;
+        }
         if cx.include_tests || !matches!(node.kind(), "mod_item" | "function_item") {
             return false;
         }
