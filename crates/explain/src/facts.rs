@@ -371,6 +371,13 @@ pub struct Write {
     pub function: Option<String>,
     /// The conditions that hold where it runs, as in [`Condition::expr`].
     pub conditions: Vec<String>,
+    /// It assigns a parameter of its function as it is (`self._x = x`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub from_parameter: bool,
+    /// Its function's declaration keeps it from callers outside the class (Java without
+    /// `public`/`protected`, TypeScript `private`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hidden: bool,
 }
 
 /// Where a configuration value comes from.

@@ -866,6 +866,8 @@ mod tests {
                 line: 100 + i,
                 function: Some(format!("close{i}")),
                 conditions: Vec::new(),
+                from_parameter: false,
+                hidden: false,
             })
             .collect();
         let facts = Facts {
@@ -906,6 +908,8 @@ mod tests {
             line,
             function: Some("other".into()),
             conditions: Vec::new(),
+            from_parameter: false,
+            hidden: false,
         };
         let state = |name: &str, writes: Vec<Write>| State {
             name: name.into(),

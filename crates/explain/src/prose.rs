@@ -1487,6 +1487,33 @@ fn plain_assignment<'a>(text: &'a str, name: &str) -> Option<&'a str> {
     Some(rest.trim())
 }
 
+/// The name a write assigns to `name` when the conjunct `c` tests `name` for being missing
+/// (`not self._x`, `!this.x`, `x is None`, `x == null`, `x == nil`): a plain assignment of
+/// another name (`self._x = nchannels`), whose value the caller of the writing function gives.
+fn fills<'a>(c: &str, name: &str, w: &'a Write) -> Option<&'a str> {
+    let c = c.trim();
+    let missing = is_falsy_test(c, name)
+        || [
+            " is None",
+            " == null",
+            " === null",
+            " === undefined",
+            " == nil",
+        ]
+        .iter()
+        .any(|t| c.strip_suffix(t).map(str::trim) == Some(name));
+    if !missing || w.effect != Effect::Assign {
+        return None;
+    }
+    let value = plain_assignment(w.text.trim().trim_end_matches(';').trim(), name)?;
+    let plain = !value.is_empty()
+        && value
+            .chars()
+            .all(|ch| ch.is_alphanumeric() || ch == '_' || ch == '$')
+        && !value.starts_with(|ch: char| ch.is_ascii_digit());
+    (plain && !is_literal_value(value)).then_some(value)
+}
+
 /// The truth of a literal value: `true`, `True`, a number other than 0 are true; `false`,
 /// `None`, `nil`, `null`, `undefined`, `0`, an empty string or collection are false.
 fn literal_truth(value: &str) -> Option<bool> {
@@ -1737,10 +1764,37 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
                             .is_some_and(|f| !is_constructor(f) && !is_private_name(site.lang, f))
                     })
                     .collect();
-                if clears.is_empty() {
+                if !clears.is_empty() {
+                    format!("`{c}` stops holding after {}.", writes_list(clears))
+                } else if let Some((w, value)) = s.writes.iter().find_map(|w| {
+                    let f = w.function.as_deref()?;
+                    let user_calls = !is_constructor(f)
+                        && !is_private_name(site.lang, f)
+                        && !f.starts_with("__")
+                        && !w.hidden
+                        && w.from_parameter
+                        && Some(f) != site.facts.function.as_ref().map(|g| g.name.as_str());
+                    // In a class of its own family: another class's field of that name is
+                    // another field.
+                    let blocks = site.facts.function.as_ref().map(|g| &g.owner_blocks);
+                    let in_class = blocks.is_none_or(|b| {
+                        b.is_empty() || b.iter().any(|&(from, to)| (from..=to).contains(&w.line))
+                    });
+                    let value = fills(c, &s.name, w)?;
+                    (user_calls && in_class).then_some((w, value))
+                }) {
+                    // A setter of what the test finds missing (`setnchannels()` for
+                    // `not self._nchannels`): the way out, given a value that is set.
+                    format!(
+                        "Call `{}()` first: it assigns `{}` from `{value}` (`{}`, line {}), and once it has run with a value that is set, `{c}` no longer holds.",
+                        w.function.as_deref().unwrap_or_default(),
+                        s.name,
+                        w.text.trim().trim_end_matches(';'),
+                        w.line
+                    )
+                } else {
                     continue;
                 }
-                format!("`{c}` stops holding after {}.", writes_list(clears))
             }
             Subject::Param(p) if is_falsy_test(c, &p.name) => format!(
                 "Give {fname} a `{}` that is set and not empty: `{c}` holds for a missing, empty or zero value.",

@@ -1743,3 +1743,28 @@ fn a_branch_that_fails_too_is_no_way_around() {
     let one = solutions("cannot load a lenient path here");
     assert!(one.contains("Take the other branch"), "{one}");
 }
+
+/// A test for something missing (`not self._nchannels`, `sink == null`) names the public
+/// method that assigns it from its argument as the way out; a private method, or one that
+/// assigns something else than its argument, is none.
+#[test]
+fn the_setter_of_what_a_guard_finds_missing_is_the_way_out() {
+    let s = Scratch::new();
+    s.write(
+        "lib/audio.py",
+        "class Writer:\n    def __init__(self):\n        self._nchannels = 0\n\n    def setnchannels(self, nchannels):\n        self._nchannels = nchannels\n\n    def getnchannels(self):\n        if not self._nchannels:\n            raise ValueError('number of channels not set')\n        return self._nchannels\n",
+    );
+    s.write(
+        "lib/Pipe.java",
+        "public class Pipe {\n    private Sink sink;\n    private Sink spare;\n\n    public synchronized void connect(Sink snk) {\n        sink = snk;\n    }\n\n    private void attach(Sink s) {\n        spare = s;\n    }\n\n    public void write(int c) {\n        if (sink == null) {\n            throw new IllegalStateException(\"Pipe not connected\");\n        }\n        if (spare == null) {\n            throw new IllegalStateException(\"no spare sink attached\");\n        }\n    }\n}\n",
+    );
+    s.ok(&["index", "lib", "--repo", "acme/lib"]);
+    let records = s.records();
+    let solutions = |m: &str| record_of(&records, m)["solutions"].to_string();
+    let py = solutions("number of channels not set");
+    assert!(py.contains("Call `setnchannels()` first"), "{py}");
+    let java = solutions("Pipe not connected");
+    assert!(java.contains("Call `connect()` first"), "{java}");
+    let private = solutions("no spare sink attached");
+    assert!(!private.contains("attach()"), "{private}");
+}

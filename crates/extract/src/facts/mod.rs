@@ -1288,6 +1288,27 @@ impl<'t, 's> FileFacts<'t, 's> {
         Some(value.map(|v| self.text(v)))
     }
 
+    /// Whether a method's declaration keeps it from code outside its class: Java without
+    /// `public` or `protected`, TypeScript `private`.
+    fn declared_hidden(&self, function: Node<'_>) -> bool {
+        let mut c = function.walk();
+        let modifiers: Vec<String> = function
+            .children(&mut c)
+            .filter(|n| matches!(n.kind(), "modifiers" | "accessibility_modifier"))
+            .map(|n| crate::text::text(n, self.src).to_owned())
+            .collect();
+        match self.lang {
+            Lang::Java => {
+                function.kind() == "method_declaration"
+                    && !modifiers
+                        .iter()
+                        .any(|m| m.contains("public") || m.contains("protected"))
+            }
+            Lang::TypeScript => modifiers.iter().any(|m| m.contains("private")),
+            _ => false,
+        }
+    }
+
     /// Where the file writes `name`, with the conditions of each write.
     fn writes_of(&self, name: &str, scope: Node<'t>, rules: &dyn Rules, cx: &Cx<'_>) -> Vec<Write> {
         let all = self.writes.get_or_init(|| self.all_writes());
@@ -1324,12 +1345,25 @@ impl<'t, 's> FileFacts<'t, 's> {
                     }
                 }
                 let walk = self.walk(&path, fidx.map_or(0, |f| f + 1), false);
+                let text = self.text(w.node);
+                let function = fidx.map(|f| path[f]);
+                // `self._x = x` where `x` is the writing function's parameter: its caller
+                // gives the value.
+                let value = text
+                    .split_once('=')
+                    .map(|(_, v)| v.trim().trim_end_matches(';').trim());
+                let from_parameter = w.effect == Effect::Assign
+                    && value.is_some_and(|v| {
+                        function.is_some_and(|f| self.parameters(f).iter().any(|p| p.name == v))
+                    });
                 Some(Write {
-                    text: self.text(w.node),
+                    text,
                     effect: w.effect,
                     line: w.node.start_position().row as u32 + 1,
                     function: fidx.and_then(|f| rules.function_name(&path[..=f + 1], cx)),
                     conditions: walk.conditions.into_iter().map(|c| c.expr).collect(),
+                    from_parameter,
+                    hidden: function.is_some_and(|f| self.declared_hidden(f)),
                 })
             })
             .take(MAX_WRITES)
