@@ -776,6 +776,18 @@ pub(crate) fn example_fix(site: &Site<'_>, strategy: HandlingStrategy) -> String
             );
         }
     }
+    // A value the guard finds missing that a public setter gives: the setter runs first.
+    if let (Some((setter, value)), Some(call)) =
+        (crate::prose::setter_first(site), public_call(site, None))
+    {
+        let name = named_function(site).map_or("", |f| f.name.as_str());
+        if let Some(at) = call.find(&format!("{name}(")).filter(|_| !name.is_empty()) {
+            let set = format!("{}{setter}({value}){s}", &call[..at]);
+            return format!(
+                "{c} before: `{name}()` runs before the value it tests is set, and raises \"{fragment}\"\n{call}{s}\n{c} after: `{setter}()` sets it first\n{set}\n{call}{s}"
+            );
+        }
+    }
     let checked: Option<(String, Vec<String>)> =
         match (public_call(site, None), caller_condition(site)) {
             (Some(call), Some((_, params))) => {

@@ -371,7 +371,7 @@ pub struct Write {
     pub function: Option<String>,
     /// The conditions that hold where it runs, as in [`Condition::expr`].
     pub conditions: Vec<String>,
-    /// It assigns a parameter of its function as it is (`self._x = x`).
+    /// It assigns the one parameter of its function as it is (a setter: `self._x = x`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub from_parameter: bool,
     /// Its function's declaration keeps it from callers outside the class (Java without

@@ -1487,6 +1487,43 @@ fn plain_assignment<'a>(text: &'a str, name: &str) -> Option<&'a str> {
     Some(rest.trim())
 }
 
+/// The public setter whose write of the state `s` makes the conjunct `c`, a test for it
+/// being missing, stop holding once it is given a value that is set, and the name of its
+/// parameter: `setnchannels()` and `nchannels` for `not self._nchannels`.
+fn setter_of<'a>(site: &Site<'a>, c: &str, s: &'a State) -> Option<(&'a Write, &'a str)> {
+    s.writes.iter().find_map(|w| {
+        let f = w.function.as_deref()?;
+        let user_calls = !is_constructor(f)
+            && !is_private_name(site.lang, f)
+            && !f.starts_with("__")
+            && !w.hidden
+            && w.from_parameter
+            && Some(f) != site.facts.function.as_ref().map(|g| g.name.as_str());
+        // In a class of its own family: another class's field of that name is another field.
+        let blocks = site.facts.function.as_ref().map(|g| &g.owner_blocks);
+        let in_class = blocks.is_none_or(|b| {
+            b.is_empty() || b.iter().any(|&(from, to)| (from..=to).contains(&w.line))
+        });
+        let value = fills(c, &s.name, w)?;
+        (user_calls && in_class).then_some((w, value))
+    })
+}
+
+/// The first guard of the site that a public setter undoes: the setter's name and its
+/// parameter's (see [`setter_of`]).
+pub(crate) fn setter_first<'a>(site: &Site<'a>) -> Option<(&'a str, &'a str)> {
+    site.facts
+        .guards()
+        .flat_map(|g| g.conjuncts.iter())
+        .find_map(|c| {
+            let Subject::State(state) = subject(site, c) else {
+                return None;
+            };
+            let (w, value) = setter_of(site, c, state)?;
+            Some((w.function.as_deref()?, value))
+        })
+}
+
 /// The name a write assigns to `name` when the conjunct `c` tests `name` for being missing
 /// (`not self._x`, `!this.x`, `x is None`, `x == null`, `x == nil`): a plain assignment of
 /// another name (`self._x = nchannels`), whose value the caller of the writing function gives.
@@ -1766,23 +1803,7 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
                     .collect();
                 if !clears.is_empty() {
                     format!("`{c}` stops holding after {}.", writes_list(clears))
-                } else if let Some((w, value)) = s.writes.iter().find_map(|w| {
-                    let f = w.function.as_deref()?;
-                    let user_calls = !is_constructor(f)
-                        && !is_private_name(site.lang, f)
-                        && !f.starts_with("__")
-                        && !w.hidden
-                        && w.from_parameter
-                        && Some(f) != site.facts.function.as_ref().map(|g| g.name.as_str());
-                    // In a class of its own family: another class's field of that name is
-                    // another field.
-                    let blocks = site.facts.function.as_ref().map(|g| &g.owner_blocks);
-                    let in_class = blocks.is_none_or(|b| {
-                        b.is_empty() || b.iter().any(|&(from, to)| (from..=to).contains(&w.line))
-                    });
-                    let value = fills(c, &s.name, w)?;
-                    (user_calls && in_class).then_some((w, value))
-                }) {
+                } else if let Some((w, value)) = setter_of(site, c, s) {
                     // A setter of what the test finds missing (`setnchannels()` for
                     // `not self._nchannels`): the way out, given a value that is set.
                     format!(

@@ -1763,6 +1763,13 @@ fn the_setter_of_what_a_guard_finds_missing_is_the_way_out() {
     let solutions = |m: &str| record_of(&records, m)["solutions"].to_string();
     let py = solutions("number of channels not set");
     assert!(py.contains("Call `setnchannels()` first"), "{py}");
+    let fix = record_of(&records, "number of channels not set")["exampleFix"]
+        .as_str()
+        .unwrap();
+    assert!(
+        fix.contains("writer.setnchannels(nchannels)\nwriter.getnchannels()"),
+        "{fix}"
+    );
     let java = solutions("Pipe not connected");
     assert!(java.contains("Call `connect()` first"), "{java}");
     let private = solutions("no spare sink attached");

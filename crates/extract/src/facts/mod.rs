@@ -1347,14 +1347,16 @@ impl<'t, 's> FileFacts<'t, 's> {
                 let walk = self.walk(&path, fidx.map_or(0, |f| f + 1), false);
                 let text = self.text(w.node);
                 let function = fidx.map(|f| path[f]);
-                // `self._x = x` where `x` is the writing function's parameter: its caller
-                // gives the value.
+                // `self._x = x` where `x` is the writing function's one parameter (a setter):
+                // its caller gives the value.
                 let value = text
                     .split_once('=')
                     .map(|(_, v)| v.trim().trim_end_matches(';').trim());
                 let from_parameter = w.effect == Effect::Assign
                     && value.is_some_and(|v| {
-                        function.is_some_and(|f| self.parameters(f).iter().any(|p| p.name == v))
+                        function.is_some_and(
+                            |f| matches!(self.parameters(f).as_slice(), [p] if p.name == v),
+                        )
                     });
                 Some(Write {
                     text,
