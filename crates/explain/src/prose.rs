@@ -1757,7 +1757,13 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
             .flat_map(|p| p.split(" or ").flat_map(|q| q.split(" and ")))
             .map(|p| p.trim().trim_matches(['(', ')']).trim())
             .filter(|p| !p.is_empty())
-            .all(|p| subject(site, p).up_to_the_user(public))
+            // A switch the caller sets (a flag, the configuration, the environment): taking
+            // the other side of a test of a value (`mode in ("r", "r:*")`) is another call,
+            // not a way to make this one.
+            .all(|p| {
+                let s = subject(site, p);
+                s.up_to_the_user(public) && !matches!(s, Subject::Param(_))
+            })
             // A side that fails too (`raise SystemExit(…)` on both sides) is no way around.
             && !b.statements.iter().any(|s| fails_itself(s))
     }) {
@@ -1803,7 +1809,7 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
                     .collect();
                 if !clears.is_empty() {
                     format!("`{c}` stops holding after {}.", writes_list(clears))
-                } else if let Some((w, value)) = setter_of(site, c, s) {
+                } else if let Some((w, value)) = setter_of(site, c, s).filter(|_| public) {
                     // A setter of what the test finds missing (`setnchannels()` for
                     // `not self._nchannels`): the way out, given a value that is set.
                     format!(

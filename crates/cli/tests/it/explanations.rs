@@ -1727,7 +1727,7 @@ fn a_branch_that_fails_too_is_no_way_around() {
     let s = Scratch::new();
     s.write(
         "lib/core.py",
-        "def setup(attrs, strict):\n    if 'name' not in attrs:\n        raise SystemExit('error in setup command: no name given')\n    else:\n        raise SystemExit('error in %s setup command: bad attrs' % attrs['name'])\n\n\ndef load(path, strict):\n    if strict:\n        return None\n    else:\n        raise ValueError('cannot load a lenient path here')\n",
+        "def setup(attrs, strict):\n    if 'name' not in attrs:\n        raise SystemExit('error in setup command: no name given')\n    else:\n        raise SystemExit('error in %s setup command: bad attrs' % attrs['name'])\n\n\ndef load(path, strict: bool = False):\n    if strict:\n        return None\n    else:\n        raise ValueError('cannot load a lenient path here')\n",
     );
     s.ok(&["index", "lib", "--repo", "acme/lib"]);
     let records = s.records();

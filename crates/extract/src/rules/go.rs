@@ -91,6 +91,8 @@ impl Rules for Go {
             return Some(f);
         }
         match fname {
+            // `base.Fatalf(…)` then `panic("unreachable")`: the program has ended before.
+            "panic" if after_exit(node, cx) => None,
             "panic" => {
                 let arg = *args.first()?;
                 if let Some((message, consumed)) = self.error_value(arg, cx) {
@@ -313,7 +315,16 @@ impl Go {
         } else {
             ErrorType::ErrorReturn
         };
-        Some(Found::new(lit, message, ty).class(Some(class.to_owned())))
+        // `var errTimeout error = &httpError{…}` at package level is a sentinel, one value
+        // named by its variable, as `errors.New` makes one.
+        let value = lit
+            .parent()
+            .filter(|u| u.kind() == "unary_expression")
+            .unwrap_or(lit);
+        let class = self
+            .sentinel_name(value, cx)
+            .unwrap_or_else(|| class.to_owned());
+        Some(Found::new(lit, message, ty).class(Some(class)))
     }
 
     /// `errors.New(msg)`, `fmt.Errorf(format, ...)` and their kin: the message and the nodes
@@ -538,4 +549,32 @@ fn in_package(node: Node<'_>, name: &str, cx: &Cx<'_>) -> bool {
         .find(|c| c.kind() == "package_clause")
         .and_then(first_named)
         .is_some_and(|p| cx.text(p) == name)
+}
+
+/// Whether the statement before the call `node` ends the program: `os.Exit(…)`, `log.Fatal…`,
+/// a `Fatalf` of the compiler's `base` or of a logger. What follows never runs.
+fn after_exit(node: Node<'_>, cx: &Cx<'_>) -> bool {
+    let Some(stmt) = node.parent().filter(|p| p.kind() == "expression_statement") else {
+        return false;
+    };
+    let Some(prev) = stmt.prev_named_sibling() else {
+        return false;
+    };
+    let call = match prev.kind() {
+        "expression_statement" => prev.named_child(0),
+        _ => None,
+    };
+    let Some(func) = call
+        .filter(|c| c.kind() == "call_expression")
+        .and_then(|c| c.child_by_field_name("function"))
+    else {
+        return false;
+    };
+    let name = cx.text(func);
+    name == "os.Exit"
+        || name
+            .rsplit('.')
+            .next()
+            .is_some_and(|m| matches!(m, "Fatal" | "Fatalf" | "Fatalln" | "ErrorExit"))
+            && name.contains('.')
 }

@@ -454,6 +454,9 @@ pub(crate) fn triggers(lang: Lang) -> (&'static [&'static str], &'static [&'stat
                 "Err",
                 // `impl fmt::Display for SomeError`: the text of an error type.
                 "Display for",
+                // `write!(out, "…")` in a function that formats an error it is given.
+                "write",
+                "writeln",
             ],
             &[],
         ),
@@ -1083,6 +1086,31 @@ mod tests {
             [
                 (3, "failed to set global default subscriber".to_owned()),
                 (7, "Unable to install global subscriber".to_owned())
+            ]
+        );
+    }
+
+    /// A Go panic after a call that ends the program never runs; a struct literal that a
+    /// package-level variable holds is a sentinel named by the variable.
+    #[test]
+    fn go_sites_after_an_exit_and_sentinels_of_a_struct() {
+        let src = "package p\n\nvar errTimeout error = &httpError{err: \"net/http: timeout awaiting response headers\", timeout: true}\n\nfunc typePos(t *Type) int {\n\tif t == nil {\n\t\tbase.Fatalf(\"bad type: %v\", t)\n\t\tpanic(\"unreachable\")\n\t}\n\tif t.width < 0 {\n\t\tpanic(\"a type of negative width\")\n\t}\n\treturn 0\n}\n";
+        let path = std::path::Path::new("p/size.go");
+        let tree = crate::parse(Lang::Go, path, src).unwrap();
+        let sites: Vec<(String, Option<String>)> = find_sites(Lang::Go, &tree, src, false)
+            .iter()
+            .filter(|s| s.error_type != ErrorType::Log)
+            .map(|s| (s.template.message(), s.class.clone()))
+            .collect();
+        assert_eq!(
+            sites,
+            [
+                (
+                    "net/http: timeout awaiting response headers".to_owned(),
+                    Some("errTimeout".to_owned())
+                ),
+                ("bad type: %v".to_owned(), None),
+                ("a type of negative width".to_owned(), None)
             ]
         );
     }

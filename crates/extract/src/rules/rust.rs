@@ -136,11 +136,14 @@ impl Rust {
             }
             n = p.parent();
         };
-        if function.child_by_field_name("name").map(|n| cx.text(n)) != Some("fmt") {
-            return None;
-        }
-        let item = function.parent()?.parent()?;
-        let ty = display_of_error(item, cx)?;
+        let ty = if function.child_by_field_name("name").map(|n| cx.text(n)) == Some("fmt") {
+            display_of_error(function.parent()?.parent()?, cx)?
+        } else {
+            // A function that formats an error it is given (clap's
+            // `write_dynamic_context(error: &crate::error::Error, styled: &mut StyledStr)`):
+            // what it writes is that error's text.
+            formatted_error(function, cx)?
+        };
         let variant = arm
             .and_then(|a| a.child_by_field_name("pattern"))
             .and_then(|p| variant_of(cx.text(p), &ty));
@@ -321,6 +324,24 @@ fn display_of_error(item: Node<'_>, cx: &Cx<'_>) -> Option<String> {
     let ty = cx.text(item.child_by_field_name("type")?);
     let ty = last_segment(ty.split('<').next().unwrap_or(ty)).trim();
     ty.contains("Error").then(|| ty.to_owned())
+}
+
+/// The error type a function is given by reference to format (`error: &crate::error::Error`,
+/// `err: &ParseError`): a parameter whose type's last segment is or ends with `Error`. Not a
+/// `Display` impl's `fmt`, which [`display_of_error`] reads.
+fn formatted_error(function: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+    let params = function.child_by_field_name("parameters")?;
+    named_children(params)
+        .into_iter()
+        .filter(|p| p.kind() == "parameter")
+        .find_map(|p| {
+            let ty = cx.text(p.child_by_field_name("type")?);
+            let ty = ty.strip_prefix('&')?.trim_start();
+            let ty = ty.strip_prefix("mut ").unwrap_or(ty).trim();
+            let ty = last_segment(ty.split('<').next().unwrap_or(ty)).trim();
+            (ty.ends_with("Error") && ty.chars().all(|c| c.is_alphanumeric() || c == '_'))
+                .then(|| ty.to_owned())
+        })
 }
 
 /// The variant a match arm's pattern names, `Invalid` of `ParseError::Invalid(c)` or
