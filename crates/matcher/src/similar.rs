@@ -6,6 +6,13 @@ const MIN_SIMILARITY: f64 = 0.45;
 
 const BITS: usize = 1 << 20;
 
+/// The fewest trigrams of literal text for a template to be found by how much of it a
+/// message holds: a short template is held by many messages.
+const MIN_HELD: usize = 24;
+
+/// What a template's share held in a message counts for, beside a like share of both.
+const HELD_WEIGHT: f64 = 0.8;
+
 /// The `limit` templates most similar to `message`, as (template index, similarity).
 pub(crate) fn best<'a>(
     message: &str,
@@ -39,8 +46,18 @@ pub(crate) fn best<'a>(
             continue;
         }
         let dice = 2.0 * shared.min(distinct) as f64 / (distinct + total) as f64;
-        if dice >= MIN_SIMILARITY {
-            scored.push((i, dice));
+        // A template most of whose text the message holds, among values of its own (a
+        // release that wrote `Invalid package name "x": …` where this one writes `Invalid
+        // package name "x" of package "y": …`): how much of the template is there, a little
+        // below a like share of both.
+        let held = if total >= MIN_HELD {
+            HELD_WEIGHT * shared as f64 / total as f64
+        } else {
+            0.0
+        };
+        let sim = dice.max(held);
+        if sim >= MIN_SIMILARITY {
+            scored.push((i, sim));
         }
     }
     scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
@@ -55,5 +72,41 @@ fn trigrams(text: &[u8], mut f: impl FnMut(usize)) {
             | (w[1].to_ascii_lowercase() as u32) << 8
             | w[2].to_ascii_lowercase() as u32;
         f((k.wrapping_mul(0x9E37_79B1) >> 12) as usize % BITS);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lits(parts: &[&str]) -> Vec<Box<str>> {
+        parts.iter().map(|p| Box::from(*p)).collect()
+    }
+
+    #[test]
+    fn a_message_that_holds_most_of_a_longer_template_is_near_it() {
+        // A log line (pasted in cnpm/cnpmcore#637) around npa.js's text: most of the line is
+        // the logger's, so a like share of both is low, but the template is all there.
+        let today = lits(&["Invalid package name \"", "\" of package \"", "\": ", "."]);
+        let other = lits(&[
+            "Invalid tag name \"",
+            "\": Tags may not have any characters",
+        ]);
+        let got = best(
+            "2024-01-13 12:23:15,728 ERROR 36861 [-/-/203.209.245.193/0b469c4e17051197957235892e5bcb/1.84ms \
+             GET /+CSCOE+/portal.css] nodejs.EINVALIDPACKAGENAMEError: Invalid package name \"+CSCOE+\" \
+             of package \"+CSCOE+@portal.css\": name can only contain URL-friendly characters.",
+            [today.as_slice(), other.as_slice()].into_iter(),
+            2,
+        );
+        assert_eq!(got.first().map(|g| g.0), Some(0), "{got:?}");
+        // A short template is not found by being held: many messages hold it.
+        let short = lits(&["bad name"]);
+        let got = best(
+            "a bad name in the list of all the packages this project depends on",
+            [short.as_slice()].into_iter(),
+            1,
+        );
+        assert!(got.is_empty(), "{got:?}");
     }
 }

@@ -267,12 +267,12 @@ pub struct Stats {
 const MMAP_BYTES: i64 = 1 << 30;
 
 /// How many of a text's words the approximate search queries the full-text index with.
-const RAREST_WORDS: usize = 4;
+const RAREST_WORDS: usize = 8;
 /// A word in more messages than this says nothing about which one a text is (`error`, `get`,
 /// `value`): the approximate search does not query with it, and scoring stays cheap.
 const COMMON_WORD_DOCS: i64 = 1000;
 /// About how many messages the approximate search scores (its cost).
-const RANKED_MESSAGES: i64 = 400;
+const RANKED_MESSAGES: i64 = 1500;
 
 /// The columns a [`MatchEntry`] is read from, in its order (then the repo, for ordering).
 const MATCH_COLUMNS: &str =
