@@ -280,6 +280,8 @@ pub(crate) fn is_transient(site: &Site<'_>) -> bool {
 
 pub(crate) fn handling_strategy(site: &Site<'_>, bg: BackgroundTag) -> HandlingStrategy {
     match site.error_type {
+        // A panic the package recovers is what the recovering function makes of it.
+        ErrorType::Panic if site.facts.recovered.is_some() => {}
         ErrorType::Panic | ErrorType::Assertion
             if reads_parameter(site) || unwraps_parameter(site) || documents_panics(site) =>
         {

@@ -1386,7 +1386,11 @@ pub(crate) fn try_catch(site: &Site<'_>, strategy: HandlingStrategy) -> String {
             "// The program exits at {}: run it as a child process and read its stderr.\nvar stderr bytes.Buffer\ncmd := exec.Command(program, args...)\ncmd.Stderr = &stderr\nif err := cmd.Run(); err != nil {{\n\tif isThisExit(stderr.String()) {{\n\t\t{handle}\n\t}}\n\treturn err\n}}",
             reaches()
         ),
-        Lang::Go if matches!(site.error_type, ErrorType::Panic | ErrorType::Assertion) => {
+        // A panic the package turns into the error it returns is caught as that error.
+        Lang::Go
+            if matches!(site.error_type, ErrorType::Panic | ErrorType::Assertion)
+                && !site.facts.recovered.as_ref().is_some_and(|r| r.to_error) =>
+        {
             let body = the_call.unwrap_or_else(|| format!("// the code that reaches {}", reaches()));
             format!("func() {{\n\tdefer func() {{\n\t\tif r := recover(); r != nil {{\n\t\t\tif !isThisPanic(r) {{\n\t\t\t\tpanic(r)\n\t\t\t}}\n\t\t\t{handle}\n\t\t}}\n\t}}()\n\t{body}\n}}()")
         }

@@ -54,6 +54,26 @@ pub struct Facts {
     /// (`p.error(syntax.Error{…})`, `base.ErrorfAt(…)`'s value): that call's name.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub handed_to: Option<String>,
+    /// A Go panic that a function of the same file recovers: one whose deferred function
+    /// (or a recovering function it defers) names the panic's value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recovered: Option<Recovery>,
+}
+
+/// The function that recovers a Go panic, and the value's name in its recovering code.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Recovery {
+    /// The function that defers the recovery (`parse`), or the recovering function a caller
+    /// defers (`errRecover`).
+    pub function: String,
+    /// The line of that function.
+    pub line: u32,
+    /// The panic value's name as the recovering code writes it (`ErrInternalError`).
+    pub value: String,
+    /// Whether the recovering code sets the function's error result (`err = …`, `*errp =
+    /// …`): its callers get the panic as an error.
+    pub to_error: bool,
 }
 
 /// The value a Rust `.expect(…)` unwraps.

@@ -46,7 +46,8 @@ mod signature;
 
 pub use facts::{
     Binding, Branch, Catch, Condition, ConditionKind, ConfigRead, ConfigSource, Context, Effect,
-    Entry, Facts, Function, Helper, Parameter, Reference, State, Step, Unwrapped, Way, Write,
+    Entry, Facts, Function, Helper, Parameter, Recovery, Reference, State, Step, Unwrapped, Way,
+    Write,
 };
 
 use errata_lang::Lang;

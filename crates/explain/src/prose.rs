@@ -186,6 +186,7 @@ fn what(site: &Site<'_>) -> String {
             Some(call) => format!("{class} is made and handed to `{call}()`"),
             None => format!("{class} is returned"),
         },
+        ErrorType::Panic if site.facts.recovered.is_some() => "A panic is raised".to_owned(),
         ErrorType::Panic => "The program panics".to_owned(),
         ErrorType::Assertion => "An assertion fails".to_owned(),
         // An error object that carries a status is raised, not sent: the server that catches
@@ -1895,6 +1896,17 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
         ),
         // Only a Rust or Go panic stops the program; an assertion of the other languages is
         // an exception like any other.
+        // A panic the package recovers itself does not stop the program.
+        _ if facts.recovered.is_some() => facts.recovered.as_ref().map(|r| {
+            let outcome = match r.to_error {
+                true => "sets the error it returns: its callers get an error value, not a crash",
+                false => "its callers get what it makes of it",
+            };
+            format!(
+                "It does not stop the program when reached through `{}()` ({}:{}): that function recovers the panic (its recovering code names `{}`) and {outcome}.",
+                r.function, site.file_path, r.line, r.value
+            )
+        }),
         _ if matches!(site.error_type, ErrorType::Panic | ErrorType::Assertion)
             && matches!(site.lang, Lang::Rust | Lang::Go) =>
         {

@@ -1775,3 +1775,32 @@ fn the_setter_of_what_a_guard_finds_missing_is_the_way_out() {
     let private = solutions("no spare sink attached");
     assert!(!private.contains("attach()"), "{private}");
 }
+
+/// A Go panic whose value a deferred `recover()` of the same file names (regexp/syntax's
+/// `parse`) does not stop the program: the record says which function recovers it, and the
+/// way to catch it is the error that function returns. A panic it does not name still stops
+/// the program.
+#[test]
+fn a_go_panic_the_package_recovers_is_no_crash() {
+    let s = Scratch::new();
+    s.write(
+        "syntax/parse.go",
+        "package syntax\n\ntype ErrorCode string\n\nconst ErrNestingDepth ErrorCode = \"expression nests too deeply\"\n\ntype parser struct{ depth int }\n\nfunc (p *parser) push() {\n\tp.depth++\n\tif p.depth > 1000 {\n\t\tpanic(ErrNestingDepth)\n\t}\n\tif p.depth < 0 {\n\t\tpanic(\"syntax: negative depth\")\n\t}\n}\n\nfunc Parse(s string) (_ *parser, err error) {\n\tdefer func() {\n\t\tswitch r := recover(); r {\n\t\tdefault:\n\t\t\tpanic(r)\n\t\tcase nil:\n\t\tcase ErrNestingDepth:\n\t\t\terr = ErrNestingDepth\n\t\t}\n\t}()\n\tp := &parser{}\n\tfor range s {\n\t\tp.push()\n\t}\n\treturn p, nil\n}\n",
+    );
+    s.ok(&["index", ".", "--repo", "acme/syntax"]);
+    let records = s.records();
+    let nested = records
+        .iter()
+        .find(|r| r["errorType"] == "panic" && r["lineNumber"] == 12)
+        .expect("the panic of ErrNestingDepth is a record");
+    let solutions = nested["solutions"].to_string();
+    assert!(
+        solutions.contains("It does not stop the program when reached through `Parse()`"),
+        "{solutions}"
+    );
+    assert!(solutions.contains("an error value"), "{solutions}");
+    let catch = nested["tryCatchPattern"].as_str().unwrap();
+    assert!(!catch.contains("recover()"), "{catch}");
+    let other = record_of(&records, "syntax: negative depth")["solutions"].to_string();
+    assert!(!other.contains("does not stop the program"), "{other}");
+}

@@ -17,7 +17,7 @@ use std::collections::HashMap;
 
 use errata_explain::{
     Binding, Branch, Catch, Condition, ConditionKind, ConfigRead, ConfigSource, Context, Effect,
-    Facts, Function, Parameter, State, Unwrapped, Write,
+    Facts, Function, Parameter, Recovery, State, Unwrapped, Write,
 };
 use errata_lang::Lang;
 use tree_sitter::Node;
@@ -316,6 +316,7 @@ impl<'t, 's> FileFacts<'t, 's> {
         facts.comment = docs::comment_above_site(path[last], self.src);
         if self.lang == Lang::Go {
             facts.handed_to = handed_to(path[last], self.src);
+            facts.recovered = recovered(path, self.src);
         }
         if let Some(c) = self.assertion(path[last]) {
             facts.conditions.push(c);
@@ -1839,6 +1840,100 @@ fn handed_to(site: Node<'_>, src: &str) -> Option<String> {
         || callee.starts_with("fmt.")
         || callee.starts_with("log.");
     (!wraps && callee.len() <= 60).then(|| callee.to_owned())
+}
+
+/// The function of the file that recovers the Go panic at the end of `path`: one whose
+/// deferred function literal calls `recover()`, or a function that calls `recover()` itself
+/// (deferred by name, as `defer errRecover(&err)`), where that recovering code names the
+/// panic's value (`case ErrInternalError:`, `r.(jsonError)`). A value the code does not name
+/// (a string, a bare `error`) is not taken to be recovered.
+fn recovered(path: &[Node<'_>], src: &str) -> Option<Recovery> {
+    let site = *path.last()?;
+    let func = site.child_by_field_name("function")?;
+    if site.kind() != "call_expression" || crate::text::text(func, src) != "panic" {
+        return None;
+    }
+    let arg = named(site.child_by_field_name("arguments")?)
+        .into_iter()
+        .next()?;
+    let value = panic_value(arg, src)?;
+    let word = |text: &str| {
+        text.match_indices(value).any(|(at, _)| {
+            let ident = |c: char| c.is_alphanumeric() || c == '_';
+            !text[..at].chars().next_back().is_some_and(ident)
+                && !text[at + value.len()..].chars().next().is_some_and(ident)
+        })
+    };
+    for decl in named(path[0]) {
+        if !matches!(decl.kind(), "function_declaration" | "method_declaration") {
+            continue;
+        }
+        let Some(body) = decl.child_by_field_name("body") else {
+            continue;
+        };
+        let name = decl
+            .child_by_field_name("name")
+            .map(|n| crate::text::text(n, src))
+            .unwrap_or_default();
+        let line = decl.start_position().row as u32 + 1;
+        let mut stack = vec![(body, false)];
+        while let Some((n, deferred)) = stack.pop() {
+            match n.kind() {
+                "func_literal" if !deferred => continue,
+                "call_expression"
+                    if n.child_by_field_name("function")
+                        .is_some_and(|f| crate::text::text(f, src) == "recover") =>
+                {
+                    // The recovering code: the deferred literal, or the whole function.
+                    let scope = match deferred {
+                        true => {
+                            let mut up = n;
+                            while up.kind() != "func_literal" {
+                                up = up.parent()?;
+                            }
+                            up
+                        }
+                        false => body,
+                    };
+                    let code = crate::text::text(scope, src);
+                    if word(code) {
+                        return Some(Recovery {
+                            function: name.to_owned(),
+                            line,
+                            value: value.to_owned(),
+                            to_error: code.contains("err = ") || code.contains("errp = "),
+                        });
+                    }
+                    continue;
+                }
+                _ => {}
+            }
+            let deferred = deferred || n.kind() == "defer_statement";
+            stack.extend(named(n).into_iter().map(|c| (c, deferred)));
+        }
+    }
+    None
+}
+
+/// The name a Go panic's value goes by: the variable (`ErrInternalError`, `errNUL`) or the
+/// type of a composite literal (`jsonError{err}`, `&bailout{}`); `None` for another value, or
+/// a name too common to tell it apart (`err`, `Error`).
+fn panic_value<'s>(arg: Node<'_>, src: &'s str) -> Option<&'s str> {
+    let node = match arg.kind() {
+        "unary_expression" => arg.child_by_field_name("operand")?,
+        _ => arg,
+    };
+    let name = match node.kind() {
+        "identifier" => crate::text::text(node, src),
+        "selector_expression" => crate::text::text(node.child_by_field_name("field")?, src),
+        "composite_literal" => {
+            let ty = crate::text::text(node.child_by_field_name("type")?, src);
+            ty.rsplit('.').next()?
+        }
+        _ => return None,
+    };
+    let plain = name.chars().all(|c| c.is_alphanumeric() || c == '_');
+    (plain && name.len() >= 4 && !matches!(name, "Error" | "error" | "errors")).then_some(name)
 }
 
 /// Whether a function is a generator: Python's with a `yield` of its own (not of a function
