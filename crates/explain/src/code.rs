@@ -740,6 +740,12 @@ pub(crate) fn example_fix(site: &Site<'_>, strategy: HandlingStrategy) -> String
     let c = comment(site.lang);
     let s = semi(site.lang);
     let fragment = fragment_line(site.message);
+    if let Some(class) = python_warning(site) {
+        return format!(
+            "# before: the {class} is hidden or printed by the warning filters, and the call goes on\n# after: it is recorded where it is raised and handled there\n{}",
+            try_catch(site, strategy)
+        );
+    }
     if site.error_type == ErrorType::Log {
         return format!(
             "{c} before: \"{fragment}\" is logged and scrolls by unnoticed\n{c} after: the logs are searched for it\n{}",
@@ -1062,8 +1068,46 @@ fn log_count(site: &Site<'_>) -> String {
     format!("{head}\n{body}")
 }
 
+/// The class of a Python warning (`warnings.warn(…, DeprecationWarning)`): what the warning
+/// filters decide on, and what `warnings.catch_warnings` records.
+pub(crate) fn python_warning<'a>(site: &Site<'a>) -> Option<&'a str> {
+    (site.lang == Lang::Python && site.error_type == ErrorType::Log)
+        .then_some(site.class?)
+        .filter(|c| c.ends_with("Warning"))
+}
+
+/// A warning class a caller can name without an import: Python's own.
+pub(crate) fn builtin_warning(class: &str) -> &str {
+    const BUILTIN: &[&str] = &[
+        "UserWarning",
+        "DeprecationWarning",
+        "PendingDeprecationWarning",
+        "SyntaxWarning",
+        "RuntimeWarning",
+        "FutureWarning",
+        "ImportWarning",
+        "UnicodeWarning",
+        "BytesWarning",
+        "ResourceWarning",
+        "EncodingWarning",
+    ];
+    let name = class.rsplit('.').next().unwrap_or(class);
+    if BUILTIN.contains(&name) {
+        name
+    } else {
+        "Warning"
+    }
+}
+
 pub(crate) fn type_guard(site: &Site<'_>) -> String {
     let fragment = stable_fragment(site.message);
+    if let Some(class) = python_warning(site) {
+        return format!(
+            "def is_this_warning(w: warnings.WarningMessage) -> bool:\n    return issubclass(w.category, {}) and {} in str(w.message)",
+            builtin_warning(class),
+            quoted(&fragment)
+        );
+    }
     if site.error_type == ErrorType::Log {
         return log_guard(site, &quoted(&fragment));
     }
@@ -1307,7 +1351,7 @@ fn action_comment(site: &Site<'_>, strategy: HandlingStrategy) -> &'static str {
 }
 
 pub(crate) fn try_catch(site: &Site<'_>, strategy: HandlingStrategy) -> String {
-    if site.error_type == ErrorType::Log {
+    if site.error_type == ErrorType::Log && python_warning(site).is_none() {
         return log_count(site);
     }
     let c = comment(site.lang);
@@ -1362,6 +1406,22 @@ pub(crate) fn try_catch(site: &Site<'_>, strategy: HandlingStrategy) -> String {
             _ => format!("{}:{}", site.file_path, site.line),
         },
     };
+    // A warning is no exception: it is recorded, and the call goes on.
+    if let Some(class) = python_warning(site) {
+        let body =
+            the_call.unwrap_or_else(|| format!("...  # the code that reaches {}", reaches()));
+        // A block of a comment alone does not parse.
+        let handle = match handle.strip_prefix('#') {
+            _ if class.contains("Deprecat") => {
+                "# move off the deprecated use before a release removes it\n        pass".to_owned()
+            }
+            Some(_) => format!("{handle}\n        pass"),
+            None => handle,
+        };
+        return format!(
+            "{via}import warnings\n\nwith warnings.catch_warnings(record=True) as caught:\n    warnings.simplefilter(\"always\")\n    {body}\nfor w in caught:\n    if is_this_warning(w):\n        {handle}"
+        );
+    }
     let class = site.class.unwrap_or(match site.lang {
         Lang::Python | Lang::Java => "Exception",
         _ => "Error",

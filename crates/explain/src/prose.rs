@@ -1875,6 +1875,21 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
         ));
     }
     out.extend(handled_as(facts));
+    if let Some(class) = code::python_warning(site) {
+        let class = code::builtin_warning(class);
+        let shown = match class {
+            "DeprecationWarning" => " (by default Python shows it only when the warning is attributed to code run as `__main__`)",
+            "PendingDeprecationWarning" | "ImportWarning" | "ResourceWarning" => {
+                " (by default Python does not show it)"
+            }
+            "Warning" => "",
+            _ => " (by default Python prints it to stderr the first time each place raises it)",
+        };
+        out.push(format!(
+            "It is a warning, not an exception: the call goes on, and the warning filters decide whether it is shown{shown}. Run with `-W error::{class}` to make it an exception whose traceback shows the call that raised it, or record it with `warnings.catch_warnings` (see tryCatchPattern)."
+        ));
+        return out;
+    }
     if site.error_type == ErrorType::Log {
         out.push("It is logged: find it in the logs (see typeGuard).".to_owned());
         return out;

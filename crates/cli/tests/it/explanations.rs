@@ -1804,3 +1804,38 @@ fn a_go_panic_the_package_recovers_is_no_crash() {
     let other = record_of(&records, "syntax: negative depth")["solutions"].to_string();
     assert!(!other.contains("does not stop the program"), "{other}");
 }
+
+/// A Python warning is no exception and no log line: the record says the call goes on and the
+/// warning filters decide whether it shows, and its code records it with
+/// `warnings.catch_warnings` and tells it by its category and text.
+#[test]
+fn a_python_warning_is_recorded_not_caught() {
+    let s = Scratch::new();
+    s.write(
+        "lib/threads.py",
+        "import warnings\n\n\nclass Worker:\n    def isDaemon(self):\n        warnings.warn('isDaemon() is deprecated, get the daemon attribute instead',\n                      DeprecationWarning, stacklevel=2)\n        return self._daemonic\n",
+    );
+    s.ok(&["index", "lib", "--repo", "acme/lib"]);
+    let records = s.records();
+    let r = record_of(
+        &records,
+        "isDaemon() is deprecated, get the daemon attribute instead",
+    );
+    let solutions = r["solutions"].to_string();
+    assert!(
+        solutions.contains("It is a warning, not an exception"),
+        "{solutions}"
+    );
+    assert!(!solutions.contains("find it in the logs"), "{solutions}");
+    let guard = r["typeGuard"].as_str().unwrap();
+    assert!(
+        guard.contains("issubclass(w.category, DeprecationWarning)"),
+        "{guard}"
+    );
+    let catch = r["tryCatchPattern"].as_str().unwrap();
+    assert!(
+        catch.contains("with warnings.catch_warnings(record=True) as caught:"),
+        "{catch}"
+    );
+    assert!(catch.contains("worker.isDaemon()"), "{catch}");
+}
