@@ -306,6 +306,8 @@ struct Callee<'a> {
     own: bool,
     /// Optional parameters a call passes all the same: those a check before it reads.
     passes: Vec<String>,
+    /// A property accessor is read, assigned or deleted, not called.
+    accessor: Option<crate::Accessor>,
 }
 
 impl<'a> Callee<'a> {
@@ -336,6 +338,7 @@ impl<'a> Callee<'a> {
             signature: sig,
             own: true,
             passes: Vec::new(),
+            accessor: f.accessor,
         })
     }
 
@@ -373,6 +376,7 @@ impl<'a> Callee<'a> {
             signature: sig,
             own: false,
             passes: Vec::new(),
+            accessor: None,
         })
     }
 }
@@ -526,6 +530,19 @@ fn call_of(site: &Site<'_>, f: &Callee<'_>, set: Option<(&str, &str)>) -> Option
         }
         (Some(o), _) => format!("{}.", variable_for(site.lang, o)),
     };
+    if let Some(accessor) = f.accessor.filter(|_| !receiver.is_empty()) {
+        let attribute = format!("{receiver}{}", f.name);
+        let value = set
+            .map(|(_, v)| v.to_owned())
+            .or_else(|| f.parameters.first().map(|p| p.name.clone()))
+            .unwrap_or_else(|| "value".to_owned());
+        return Some(match accessor {
+            crate::Accessor::Get => attribute,
+            crate::Accessor::Set => format!("{attribute} = {value}"),
+            crate::Accessor::Delete if site.lang == Lang::Python => format!("del {attribute}"),
+            crate::Accessor::Delete => format!("delete {attribute}"),
+        });
+    }
     let call = format!("{receiver}{}({args})", f.name);
     Some(match site.lang {
         Lang::Rust if f.is_async => format!("{call}.await"),

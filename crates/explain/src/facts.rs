@@ -169,6 +169,19 @@ pub struct Function {
     /// at once, and its body, with the raise, runs as the result is iterated.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub generator: bool,
+    /// A property accessor (Python's `@property` / `@x.setter` / `@x.deleter`, JavaScript's
+    /// `get x()` / `set x(v)`): code reads, assigns or deletes the attribute; it never calls it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub accessor: Option<Accessor>,
+}
+
+/// How code reaches a property accessor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Accessor {
+    Get,
+    Set,
+    Delete,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -45,9 +45,9 @@ mod prose;
 mod signature;
 
 pub use facts::{
-    Binding, Branch, Catch, Condition, ConditionKind, ConfigRead, ConfigSource, Context, Effect,
-    Entry, Facts, Function, Helper, Parameter, Recovery, Reference, State, Step, Unwrapped, Way,
-    Write,
+    Accessor, Binding, Branch, Catch, Condition, ConditionKind, ConfigRead, ConfigSource, Context,
+    Effect, Entry, Facts, Function, Helper, Parameter, Recovery, Reference, State, Step, Unwrapped,
+    Way, Write,
 };
 
 use errata_lang::Lang;

@@ -1208,6 +1208,22 @@ pub(crate) fn trigger_scenarios(site: &Site<'_>) -> String {
         );
     }
     let mut out = match &facts.function {
+        Some(f) if f.accessor.is_some() => {
+            let of = f
+                .owner
+                .as_deref()
+                .map(|o| {
+                    let an = o.starts_with(['A', 'E', 'I', 'O', 'U', 'a', 'e', 'i', 'o', 'u']);
+                    format!(" of {} `{o}`", if an { "an" } else { "a" })
+                })
+                .unwrap_or_default();
+            let how = match f.accessor {
+                Some(crate::Accessor::Set) => "Assigning",
+                Some(crate::Accessor::Delete) => "Deleting",
+                _ => "Reading",
+            };
+            format!("{how} the property `{}`{of} (`{}`)", f.name, f.signature)
+        }
         Some(_) if !facts.callers.is_empty() => {
             format!(
                 "{} is called from {}. A call",

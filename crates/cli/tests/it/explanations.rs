@@ -1839,3 +1839,37 @@ fn a_python_warning_is_recorded_not_caught() {
     );
     assert!(catch.contains("worker.isDaemon()"), "{catch}");
 }
+
+/// A property accessor is assigned or read, never called: the trigger says so and the code
+/// assigns (`thread.daemon = daemonic`) or reads (`edge.spec`) the attribute.
+#[test]
+fn a_property_is_assigned_or_read_not_called() {
+    let s = Scratch::new();
+    s.write(
+        "lib/threads.py",
+        "class Thread:\n    @property\n    def daemon(self):\n        return self._daemonic\n\n    @daemon.setter\n    def daemon(self, daemonic):\n        if self._started:\n            raise RuntimeError('cannot set daemon status of active thread')\n        self._daemonic = daemonic\n",
+    );
+    s.write(
+        "lib/edge.js",
+        "class Edge {\n  get spec () {\n    if (this.overrides && this.overrides.value === '*') {\n      throw new Error('an override of * has no spec')\n    }\n    return this.rawSpec\n  }\n}\nmodule.exports = Edge\n",
+    );
+    s.ok(&["index", "lib", "--repo", "acme/lib"]);
+    let records = s.records();
+    let py = record_of(&records, "cannot set daemon status of active thread");
+    let trigger = py["triggerScenarios"].as_str().unwrap();
+    assert!(
+        trigger.starts_with("Assigning the property `daemon` of a `Thread`"),
+        "{trigger}"
+    );
+    let catch = py["tryCatchPattern"].as_str().unwrap();
+    assert!(catch.contains("thread.daemon = daemonic"), "{catch}");
+    assert!(!catch.contains("daemon(daemonic)"), "{catch}");
+    let js = record_of(&records, "an override of * has no spec");
+    let trigger = js["triggerScenarios"].as_str().unwrap();
+    assert!(
+        trigger.starts_with("Reading the property `spec` of an `Edge`"),
+        "{trigger}"
+    );
+    let catch = js["tryCatchPattern"].as_str().unwrap();
+    assert!(catch.contains("edge.spec;"), "{catch}");
+}

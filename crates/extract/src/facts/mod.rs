@@ -663,6 +663,7 @@ impl<'t, 's> FileFacts<'t, 's> {
             doc: docs::doc_of(node, self.src, self.syn.python),
             callback,
             generator: is_generator(node, self.src),
+            accessor: accessor(node, self.src),
         }
     }
 
@@ -1934,6 +1935,41 @@ fn panic_value<'s>(arg: Node<'_>, src: &'s str) -> Option<&'s str> {
     };
     let plain = name.chars().all(|c| c.is_alphanumeric() || c == '_');
     (plain && name.len() >= 4 && !matches!(name, "Error" | "error" | "errors")).then_some(name)
+}
+
+/// The property a function is an accessor of, as its decorator (`@property`, `@name.setter`)
+/// or its head (`get name()`, `set name(v)`) declares it.
+fn accessor(function: Node<'_>, src: &str) -> Option<errata_explain::Accessor> {
+    use errata_explain::Accessor;
+    match function.kind() {
+        "function_definition" => {
+            let decorated = function
+                .parent()
+                .filter(|p| p.kind() == "decorated_definition")?;
+            named(decorated)
+                .into_iter()
+                .filter(|d| d.kind() == "decorator")
+                .find_map(|d| {
+                    let text = crate::text::text(d, src).trim_start_matches('@').trim();
+                    match text.rsplit('.').next()? {
+                        "property" | "cached_property" => Some(Accessor::Get),
+                        "setter" if text.contains('.') => Some(Accessor::Set),
+                        "deleter" if text.contains('.') => Some(Accessor::Delete),
+                        _ => None,
+                    }
+                })
+        }
+        "method_definition" => {
+            let name = function.child_by_field_name("name")?;
+            let head = &src[function.start_byte()..name.start_byte()];
+            head.split_whitespace().find_map(|w| match w {
+                "get" => Some(Accessor::Get),
+                "set" => Some(Accessor::Set),
+                _ => None,
+            })
+        }
+        _ => None,
+    }
 }
 
 /// Whether a function is a generator: Python's with a `yield` of its own (not of a function
