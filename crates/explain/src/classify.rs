@@ -173,7 +173,7 @@ pub(crate) fn background_tag(site: &Site<'_>) -> BackgroundTag {
     }
     // No word says more: a guard on what the caller passes makes it bad input, and state
     // that outlives the call and decides the raise a state error.
-    if reads_parameter(site) {
+    if reads_parameter(site) && !crate::code::kept_inside(site) {
         return BackgroundTag::InvalidInput;
     }
     let state_guard = site
@@ -283,7 +283,9 @@ pub(crate) fn handling_strategy(site: &Site<'_>, bg: BackgroundTag) -> HandlingS
         // A panic the package recovers is what the recovering function makes of it.
         ErrorType::Panic if site.facts.recovered.is_some() => {}
         ErrorType::Panic | ErrorType::Assertion
-            if reads_parameter(site) || unwraps_parameter(site) || documents_panics(site) =>
+            if (!crate::code::kept_inside(site)
+                && (reads_parameter(site) || unwraps_parameter(site)))
+                || documents_panics(site) =>
         {
             return HandlingStrategy::FixInput
         }

@@ -185,15 +185,7 @@ pub(crate) fn is_public(site: &Site<'_>) -> bool {
     let path = site.file_path;
     let owner = f.owner.as_deref().unwrap_or("");
     let sig = f.signature.as_str();
-    let internal_path = path
-        .split('/')
-        .any(|p| p == "internal" || p == "impl" || p == "testdata")
-        || path.starts_with("cmd/")
-        || path.contains("/cmd/")
-        || path.contains("jdk/internal")
-        || path.starts_with("sun/")
-        || path.contains("/sun/");
-    if internal_path {
+    if internal_path(path) {
         return false;
     }
     match site.lang {
@@ -221,6 +213,42 @@ pub(crate) fn is_public(site: &Site<'_>) -> bool {
                 && !sig.contains("protected ")
                 && !owner.starts_with('_')
         }
+    }
+}
+
+/// Whether a file is of a module kept to its project: Go's `internal/` and commands, the
+/// JDK's `jdk.internal` and `sun.*`, `impl` folders, test data.
+pub(crate) fn internal_path(path: &str) -> bool {
+    path.split('/')
+        .any(|p| p == "internal" || p == "impl" || p == "testdata")
+        || path.starts_with("cmd/")
+        || path.contains("/cmd/")
+        || path.contains("jdk/internal")
+        || path.starts_with("sun/")
+        || path.contains("/sun/")
+}
+
+/// Whether only the project's own code can call the site's function, by the language's rule,
+/// and no way in from outside was found: a Rust function declared `pub(crate)` (or
+/// `pub(super)`, `pub(in …)`), or a free one without `pub`. What such a function is given
+/// comes from the crate's code, not from a user. (A method without `pub` may implement a
+/// trait, and one in an `internal` folder a public interface: those are not taken to be.)
+pub(crate) fn kept_inside(site: &Site<'_>) -> bool {
+    if site.facts.entry.is_some() || site.facts.command().is_some() {
+        return false;
+    }
+    let Some(f) = site.facts.function.as_ref().filter(|f| !f.callback) else {
+        return false;
+    };
+    let sig = f.signature.as_str();
+    match site.lang {
+        Lang::Rust => {
+            let public = sig.starts_with("pub ") || sig.contains(" pub ");
+            sig.starts_with("pub(") || sig.contains(" pub(") || !public && f.owner.is_none()
+        }
+        // A private Java method is often the parser its public caller hands the user's data
+        // to: its arguments may well be the user's.
+        _ => false,
     }
 }
 

@@ -1873,3 +1873,23 @@ fn a_property_is_assigned_or_read_not_called() {
     let catch = js["tryCatchPattern"].as_str().unwrap();
     assert!(catch.contains("edge.spec;"), "{catch}");
 }
+
+/// A panic on an argument of a Rust function only its crate can call (`pub(crate)`) is the
+/// crate's own invariant, to fix in its code; on an argument of a public function, the
+/// caller's input.
+#[test]
+fn a_crate_private_argument_is_no_users_input() {
+    let s = Scratch::new();
+    s.write(
+        "src/lib.rs",
+        "pub struct Pool {\n    size: usize,\n}\n\nimpl Pool {\n    pub(crate) fn resize(&mut self, n: usize) {\n        assert!(n > 0, \"a pool is resized to no workers\");\n        self.size = n;\n    }\n\n    pub fn with_workers(n: usize) -> Pool {\n        if n > 64 {\n            panic!(\"a pool holds at most 64 workers, got {}\", n);\n        }\n        Pool { size: n }\n    }\n}\n",
+    );
+    s.ok(&["index", ".", "--repo", "acme/pool"]);
+    let records = s.records();
+    let strategy = |m: &str| record_of(&records, m)["handlingStrategy"].clone();
+    assert_eq!(strategy("a pool is resized to no workers"), "fix-code");
+    assert_eq!(
+        strategy("a pool holds at most 64 workers, got {}"),
+        "fix-input"
+    );
+}
