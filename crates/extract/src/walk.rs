@@ -378,13 +378,21 @@ fn read_one(
     let facts = crate::facts::FileFacts::new(lang, tree.root_node(), src);
     let refs = crate::facts::find_refs_and_writes(lang, &tree, src, &facts);
     crate::facts::spent(started.elapsed());
-    let sites = crate::rules::find_sites_with(
+    let mut sites = crate::rules::find_sites_with(
         lang,
         &tree,
         src,
         options.include_tests || options.all,
         facts,
     );
+    if lang == Lang::Rust {
+        sites.extend(macro_body_sites(
+            &tree,
+            src,
+            options.include_tests || options.all,
+            |blanked| parsers.parse(lang, p, blanked),
+        ));
+    }
     let (records, facts) = build_records(prov, lang, &rel, src, sites, analyzed_at)
         .into_iter()
         .unzip();
@@ -400,6 +408,74 @@ fn read_one(
         explain_time: crate::facts::take_spent(),
         parse_errors,
     })
+}
+
+/// The sites of Rust items written inside an item-level macro's braces (tokio's
+/// `cfg_io_driver! { pub(crate) fn io(&self) … }`, `cfg_if! { … }`): a parser sees a macro's
+/// body as tokens, so each body is parsed again as items, in a copy of the file blanked
+/// everywhere else, which keeps every line and column where it is.
+fn macro_body_sites(
+    tree: &tree_sitter::Tree,
+    src: &str,
+    include_tests: bool,
+    mut parse: impl FnMut(&str) -> Option<tree_sitter::Tree>,
+) -> Vec<crate::rules::Site> {
+    let mut bodies: Vec<(usize, usize)> = Vec::new();
+    let mut stack = vec![tree.root_node()];
+    while let Some(n) = stack.pop() {
+        match n.kind() {
+            "macro_invocation" => {
+                let item_level = n.parent().is_some_and(|p| {
+                    matches!(p.kind(), "source_file" | "declaration_list")
+                        || p.kind() == "expression_statement"
+                            && p.parent().is_some_and(|q| {
+                                matches!(q.kind(), "source_file" | "declaration_list")
+                            })
+                });
+                let body = n
+                    .named_children(&mut n.walk())
+                    .find(|c| c.kind() == "token_tree")
+                    .filter(|t| src[t.start_byte()..].starts_with('{'));
+                if let Some(t) = body.filter(|_| item_level) {
+                    bodies.push((t.start_byte() + 1, t.end_byte().saturating_sub(1)));
+                }
+            }
+            "function_item" | "macro_definition" => {}
+            _ => stack.extend(n.named_children(&mut n.walk())),
+        }
+    }
+    // A body with no trigger word has no site.
+    bodies
+        .retain(|&(a, b)| a < b && crate::rules::may_have_sites(Lang::Rust, &src.as_bytes()[a..b]));
+    let mut sites = Vec::new();
+    for (a, b) in bodies {
+        let blanked: String = src
+            .char_indices()
+            .map(|(i, c)| match c {
+                '\n' => '\n',
+                _ if (a..b).contains(&i) => c,
+                _ if c.len_utf8() == 1 => ' ',
+                // A wide character outside keeps its bytes as spaces.
+                _ => '\u{0}',
+            })
+            .collect::<String>()
+            .replace('\u{0}', " ");
+        if blanked.len() != src.len() {
+            continue;
+        }
+        let Some(inner) = parse(&blanked) else {
+            continue;
+        };
+        let facts = crate::facts::FileFacts::new(Lang::Rust, inner.root_node(), &blanked);
+        sites.extend(crate::rules::find_sites_with(
+            Lang::Rust,
+            &inner,
+            &blanked,
+            include_tests,
+            facts,
+        ));
+    }
+    sites
 }
 
 /// A test file that is not indexed: its expectations, when it has any.

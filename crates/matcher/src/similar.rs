@@ -13,6 +13,12 @@ const MIN_HELD: usize = 24;
 /// What a template's share held in a message counts for, beside a like share of both.
 const HELD_WEIGHT: f64 = 0.8;
 
+/// How many bytes a message and a template's text must start with alike to be nearer.
+const START_BYTES: usize = 16;
+
+/// How much nearer that makes them.
+const START_BONUS: f64 = 0.15;
+
 /// The `limit` templates most similar to `message`, as (template index, similarity).
 pub(crate) fn best<'a>(
     message: &str,
@@ -55,7 +61,27 @@ pub(crate) fn best<'a>(
         } else {
             0.0
         };
-        let sim = dice.max(held);
+        // And a message most of whose text the template holds: a release that wrote less
+        // (`Cannot start a runtime from within a runtime. This happens because …` before
+        // the sentence this one adds).
+        let holds = if distinct >= MIN_HELD {
+            HELD_WEIGHT * shared.min(distinct) as f64 / distinct as f64
+        } else {
+            0.0
+        };
+        // Messages are told apart by how they start: one that starts as the template does
+        // (its first 16 bytes or more) is nearer than one that only shares its words.
+        let starts_alike = literals.first().is_some_and(|first| {
+            let (a, b) = (first.as_bytes(), message.as_bytes());
+            let same = a
+                .iter()
+                .zip(b)
+                .take_while(|(x, y)| x.eq_ignore_ascii_case(y))
+                .count();
+            same >= START_BYTES
+        });
+        let sim = dice.max(held).max(holds) + if starts_alike { START_BONUS } else { 0.0 };
+        let sim = sim.min(1.0);
         if sim >= MIN_SIMILARITY {
             scored.push((i, sim));
         }
@@ -108,5 +134,20 @@ mod tests {
             1,
         );
         assert!(got.is_empty(), "{got:?}");
+    }
+
+    #[test]
+    fn a_message_an_older_release_wrote_shorter_is_nearest_the_template_it_starts() {
+        // tokio's panic as pasted from an older release (futurepaul/fluttermint#67), against
+        // today's text, which adds a sentence, and a sibling panic that shares most
+        // of its words but starts otherwise.
+        let today = lits(&["Cannot start a runtime from within a runtime. This happens because a function (like `block_on`) attempted to block the current thread while the thread is being used to drive asynchronous tasks. If you are in an async function, use `.await` on the future instead of blocking on it."]);
+        let sibling = lits(&["Cannot block the current thread from within a runtime. This happens because a function attempted to block the current thread while the thread is being used to drive asynchronous tasks."]);
+        let got = best(
+            "Cannot start a runtime from within a runtime. This happens because a function (like `block_on`) attempted to block the current thread while the thread is being used to drive asynchronous tasks.",
+            [sibling.as_slice(), today.as_slice()].into_iter(),
+            2,
+        );
+        assert_eq!(got.first().map(|g| g.0), Some(1), "{got:?}");
     }
 }

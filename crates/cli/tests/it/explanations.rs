@@ -1893,3 +1893,25 @@ fn a_crate_private_argument_is_no_users_input() {
         "fix-input"
     );
 }
+
+/// Rust items inside an item-level macro's braces (tokio's `cfg_io_driver! { … }`) are read as
+/// items: their sites are records, at their own lines.
+#[test]
+fn sites_inside_an_item_macro_are_records() {
+    let s = Scratch::new();
+    s.write(
+        "src/lib.rs",
+        "macro_rules! cfg_io {\n    ($($item:item)*) => { $($item)* }\n}\n\npub struct Handle {\n    io: Option<u32>,\n}\n\nimpl Handle {\n    cfg_io! {\n        pub(crate) fn io(&self) -> u32 {\n            self.io\n                .expect(\"A context was found, but IO is disabled. Call `enable_io` on the builder.\")\n        }\n    }\n}\n\ncfg_io! {\n    pub fn check(n: u32) {\n        if n == 0 {\n            panic!(\"n must not be zero\");\n        }\n    }\n}\n",
+    );
+    s.ok(&["index", ".", "--repo", "acme/io"]);
+    let records = s.records();
+    let io = record_of(
+        &records,
+        "A context was found, but IO is disabled. Call `enable_io` on the builder.",
+    );
+    assert_eq!(io["lineNumber"], 13);
+    let check = record_of(&records, "n must not be zero");
+    assert_eq!(check["lineNumber"], 21);
+    let doc = check["documentation"].as_str().unwrap();
+    assert!(doc.contains("`n == 0`"), "{doc}");
+}
