@@ -496,6 +496,12 @@ fn the_seed_explanation_is_reproduced_from_facts() {
 /// Names an explanation may use that are not in the code: keywords of the conditions it
 /// prints and of the code it writes.
 const OURS: &[&str] = &[
+    // Python's controls of a warning, which a warning's record names: the `-W error::Class`
+    // option, `warnings.catch_warnings`, code run as `__main__`.
+    "W",
+    "error",
+    "catch_warnings",
+    "__main__",
     // The standard library's own test for a Go sentinel, which the explanation recommends:
     // `errors.Is(err, ErrX)`, on the caller's error variable.
     "errors",
