@@ -1206,8 +1206,10 @@ pub(crate) fn type_guard(site: &Site<'_>) -> String {
             Some(ty) if ty.starts_with('*') || ty.ends_with("Error") => {
                 // The type's own `Error()` with a value receiver (`func (e DecodeError)
                 // Error()`): its errors are made as values, and a pointer target never matches.
-                let value_receiver = go_receiver(site).is_some_and(|r| !r.contains('*'));
-                let ty = if ty.starts_with('*') || value_receiver { ty.to_owned() } else { format!("*{ty}") };
+                let value_receiver = go_receiver(site).is_some_and(|r| !r.contains('*'))
+                    || site.facts.made_as_value;
+                let ty = go_qualified(site, ty);
+                let ty = if ty.starts_with('*') || value_receiver { ty } else { format!("*{ty}") };
                 format!("func isThisError(err error) bool {{\n\tvar target {ty}\n\treturn errors.As(err, &target) && strings.Contains(err.Error(), {frag})\n}}")
             }
             _ => format!("func isThisError(err error) bool {{\n\treturn err != nil && strings.Contains(err.Error(), {frag})\n}}"),
@@ -1234,6 +1236,30 @@ pub(crate) fn type_guard(site: &Site<'_>) -> String {
 
 /// The receiver of the Go method the site is in, as written: `e *NumError` of `func (e
 /// *NumError) Error() string`.
+/// A Go type as code of another package names it: `asn1.SyntaxError` for `SyntaxError` of
+/// encoding/asn1 (a type of `package main`, or already qualified, as it is).
+fn go_qualified(site: &Site<'_>, ty: &str) -> String {
+    let (star, name) = match ty.strip_prefix('*') {
+        Some(n) => ("*", n),
+        None => ("", ty),
+    };
+    // Only a literal of the type is proof of where it is declared: `asn1.SyntaxError{…}` in
+    // package x509 is asn1's.
+    let Some(written) = site.facts.literal_type.as_deref() else {
+        return ty.to_owned();
+    };
+    if written.contains('.') {
+        return format!("{star}{written}");
+    }
+    let exported = name.starts_with(|c: char| c.is_ascii_uppercase());
+    match module_of(site.file_path, false) {
+        Some(pkg) if exported && written == name && pkg != "main" => {
+            format!("{star}{pkg}.{name}")
+        }
+        _ => ty.to_owned(),
+    }
+}
+
 fn go_receiver<'a>(site: &Site<'a>) -> Option<&'a str> {
     let sig = site.facts.function.as_ref()?.signature.as_str();
     let rest = sig.strip_prefix("func (")?;
@@ -1366,7 +1392,8 @@ fn class_guard(site: &Site<'_>) -> String {
         Lang::Java => format!("static boolean isThisError(Throwable e) {{\n    return e instanceof {c};\n}}"),
         Lang::Go if c.starts_with("Err") || crate::prose::sentinel(site).is_some() => format!("func isThisError(err error) bool {{\n\treturn errors.Is(err, {c})\n}}"),
         Lang::Go => {
-            let ty = if c.starts_with('*') { c.to_owned() } else { format!("*{c}") };
+            let q = go_qualified(site, c);
+            let ty = if c.starts_with('*') || site.facts.made_as_value { q } else { format!("*{q}") };
             format!("func isThisError(err error) bool {{\n\tvar target {ty}\n\treturn errors.As(err, &target)\n}}")
         }
         Lang::Rust => match c.rsplit_once("::").filter(|(ty, _)| {

@@ -58,6 +58,14 @@ pub struct Facts {
     /// (or a recovering function it defers) names the panic's value.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub recovered: Option<Recovery>,
+    /// A Go error made as a struct value (`SyntaxError{…}`, not `&SyntaxError{…}`): what
+    /// `errors.As` finds is a value of the type, never a pointer to it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub made_as_value: bool,
+    /// The type of a Go error made by a composite literal, as the code writes it
+    /// (`asn1.SyntaxError` in package x509, `SyntaxError` in its own package).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub literal_type: Option<String>,
 }
 
 /// The function that recovers a Go panic, and the value's name in its recovering code.

@@ -1921,3 +1921,38 @@ fn sites_inside_an_item_macro_are_records() {
     let doc = check["documentation"].as_str().unwrap();
     assert!(doc.contains("`n == 0`"), "{doc}");
 }
+
+/// A Go error made as a struct value is found by `errors.As` as a value, and a caller of
+/// another package names its type with the package: `var target asn1.SyntaxError`, where
+/// `&DNSError{…}` gives `*net.DNSError`. A `self.abort(…)` of a Python method is its class's
+/// attribute, `IMAP4.abort`.
+#[test]
+fn error_types_as_a_caller_names_them() {
+    let s = Scratch::new();
+    s.write(
+        "asn1/asn1.go",
+        "package asn1\n\ntype SyntaxError struct{ Msg string }\n\nfunc (e SyntaxError) Error() string { return \"asn1: syntax error: \" + e.Msg }\n\nfunc parseTag(b []byte) (err error) {\n\tif len(b) < 2 {\n\t\terr = SyntaxError{\"truncated tag or length\"}\n\t}\n\treturn\n}\n",
+    );
+    s.write(
+        "net/dns.go",
+        "package net\n\ntype DNSError struct {\n\tErr  string\n\tName string\n}\n\nfunc (e *DNSError) Error() string { return \"lookup \" + e.Name + \": \" + e.Err }\n\nfunc lookup(name string) error {\n\tif name == \"\" {\n\t\treturn &DNSError{Err: \"no such host name given\", Name: name}\n\t}\n\treturn nil\n}\n",
+    );
+    s.write(
+        "imap/imaplib.py",
+        "class IMAP4:\n    class abort(Exception):\n        pass\n\n    def starttls(self):\n        if self._tls_established:\n            raise self.abort('TLS session already established')\n",
+    );
+    s.ok(&["index", ".", "--repo", "acme/net"]);
+    let records = s.records();
+    let guard = |m: &str| {
+        record_of(&records, m)["typeGuard"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let asn1 = guard("truncated tag or length");
+    assert!(asn1.contains("var target asn1.SyntaxError\n"), "{asn1}");
+    let dns = guard("no such host name given");
+    assert!(dns.contains("var target *net.DNSError\n"), "{dns}");
+    let imap = record_of(&records, "TLS session already established");
+    assert_eq!(imap["errorClass"], "IMAP4.abort");
+}

@@ -317,6 +317,14 @@ impl<'t, 's> FileFacts<'t, 's> {
         if self.lang == Lang::Go {
             facts.handed_to = handed_to(path[last], self.src);
             facts.recovered = recovered(path, self.src);
+            facts.literal_type = (path[last].kind() == "composite_literal")
+                .then(|| path[last].child_by_field_name("type"))
+                .flatten()
+                .map(|t| self.text(t));
+            facts.made_as_value = path[last].kind() == "composite_literal"
+                && path[last]
+                    .parent()
+                    .is_none_or(|p| p.kind() != "unary_expression");
         }
         if let Some(c) = self.assertion(path[last]) {
             facts.conditions.push(c);

@@ -138,6 +138,17 @@ impl Python {
             Some(default) => default.filter(|d| is_class_name(last_segment(d))),
             None => Some(cx.text(func)),
         };
+        // `raise self.abort(msg)` in a method of `IMAP4`: the class attribute `IMAP4.abort`,
+        // as code outside the class names it.
+        let class =
+            class.map(
+                |c| match c.strip_prefix("self.").or_else(|| c.strip_prefix("cls.")) {
+                    Some(attr) => enclosing(exc, &["class_definition"])
+                        .and_then(|k| k.child_by_field_name("name"))
+                        .map_or_else(|| c.to_owned(), |k| format!("{}.{attr}", cx.text(k))),
+                    None => c.to_owned(),
+                },
+            );
         let args = self.args(exc.child_by_field_name("arguments")?, cx);
         let message = args.message?;
         let ty = if args.status.is_some() {
@@ -147,7 +158,7 @@ impl Python {
         };
         Some(
             Found::new(node, message, ty)
-                .class(class.filter(|c| *c != "Exception").map(str::to_owned))
+                .class(class.filter(|c| c != "Exception"))
                 .status(args.status)
                 .code(args.code)
                 .consume(exc),
