@@ -574,6 +574,8 @@ fn call_of(site: &Site<'_>, f: &Callee<'_>, set: Option<(&str, &str)>) -> Option
     let call = format!("{receiver}{}({args})", f.name);
     Some(match site.lang {
         Lang::Rust if f.is_async => format!("{call}.await"),
+        // An `unsafe fn` is called in an `unsafe` block: the caller vouches for its contract.
+        Lang::Rust if f.signature.contains("unsafe fn") => format!("unsafe {{ {call} }}"),
         Lang::TypeScript | Lang::JavaScript | Lang::Python if f.is_async => format!("await {call}"),
         _ => call,
     })

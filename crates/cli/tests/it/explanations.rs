@@ -1956,3 +1956,21 @@ fn error_types_as_a_caller_names_them() {
     let imap = record_of(&records, "TLS session already established");
     assert_eq!(imap["errorClass"], "IMAP4.abort");
 }
+
+/// A call of an `unsafe fn` in a record's code is made in an `unsafe` block, or it would not
+/// compile.
+#[test]
+fn an_unsafe_fn_is_called_in_an_unsafe_block() {
+    let s = Scratch::new();
+    s.write(
+        "src/lib.rs",
+        "pub struct Buf {\n    len: usize,\n}\n\nimpl Buf {\n    pub unsafe fn set_len(&mut self, len: usize) {\n        assert!(len <= 64, \"a buffer holds at most 64 bytes\");\n        self.len = len;\n    }\n}\n",
+    );
+    s.ok(&["index", ".", "--repo", "acme/buf"]);
+    let records = s.records();
+    let catch = record_of(&records, "a buffer holds at most 64 bytes")["tryCatchPattern"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(catch.contains("unsafe { buf.set_len(len) }"), "{catch}");
+}
