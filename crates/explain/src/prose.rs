@@ -181,7 +181,11 @@ fn what(site: &Site<'_>) -> String {
         .to_owned()
     });
     match site.error_type {
-        ErrorType::Exception => format!("{class} is thrown"),
+        // `cb(new Error(…))`, `reject(new Error(…))`: made, and handed on, not thrown.
+        ErrorType::Exception => match &site.facts.handed_to {
+            Some(call) => format!("{class} is made (not thrown) and handed to `{call}()`"),
+            None => format!("{class} is thrown"),
+        },
         ErrorType::ErrorReturn => match &site.facts.handed_to {
             Some(call) => format!("{class} is made and handed to `{call}()`"),
             None => format!("{class} is returned"),
@@ -215,7 +219,9 @@ struct Verb {
 }
 
 fn verb(site: &Site<'_>) -> Verb {
-    if let (ErrorType::ErrorReturn, Some(call)) = (site.error_type, &site.facts.handed_to) {
+    if let (ErrorType::ErrorReturn | ErrorType::Exception, Some(call)) =
+        (site.error_type, &site.facts.handed_to)
+    {
         return Verb {
             participle: format!("reported through `{call}()`"),
             present: "reports".to_owned(),
@@ -1975,6 +1981,17 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
                 "Catch it around the code that imports or runs {} (see tryCatchPattern).",
                 site.file_path
             ),
+            ErrorType::Exception
+                if matches!(site.lang, Lang::JavaScript | Lang::TypeScript)
+                    && site.facts.handed_to.is_some() =>
+            {
+                let call = site.facts.handed_to.as_deref().unwrap_or_default();
+                if call.ends_with("reject") {
+                    "It rejects the promise: `await` the call in a `try`, or add a `.catch()` (see tryCatchPattern).".to_owned()
+                } else {
+                    format!("It is not thrown: {fname} hands it to `{call}()`; it reaches the code `{call}()` reports to (a callback's error argument, an `'error'` event), not a `try` around the call.")
+                }
+            }
             _ => format!("Catch it {catch_at} (see tryCatchPattern)."),
         });
     }

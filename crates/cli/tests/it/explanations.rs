@@ -1974,3 +1974,28 @@ fn an_unsafe_fn_is_called_in_an_unsafe_block() {
         .to_owned();
     assert!(catch.contains("unsafe { buf.set_len(len) }"), "{catch}");
 }
+
+/// A JavaScript error handed to a call (`cb(new Error(…))`, `reject(new Error(…))`) is made,
+/// not thrown: the record says so, and does not offer a `try` around the call for a callback's.
+#[test]
+fn a_javascript_error_handed_to_a_callback_is_not_thrown() {
+    let s = Scratch::new();
+    s.write(
+        "lib/config.js",
+        "const fs = require('fs')\nfunction load (cb) {\n  fs.readFile('x', (err, data) => {\n    if (err) return cb(new Error('cannot read the config file'))\n    cb(null, data)\n  })\n}\nfunction lock () {\n  return new Promise((resolve, reject) => {\n    setTimeout(() => reject(new Error('gave up waiting for the lock')), 10)\n  })\n}\nmodule.exports = { load, lock }\n",
+    );
+    s.ok(&["index", "lib", "--repo", "acme/config"]);
+    let records = s.records();
+    let read = record_of(&records, "cannot read the config file");
+    let doc = read["documentation"].as_str().unwrap();
+    assert!(
+        doc.contains("is made (not thrown) and handed to `cb()`"),
+        "{doc}"
+    );
+    let solutions = read["solutions"].to_string();
+    assert!(solutions.contains("It is not thrown"), "{solutions}");
+    assert!(!solutions.contains("Catch it"), "{solutions}");
+    let lock = record_of(&records, "gave up waiting for the lock");
+    let doc = lock["documentation"].as_str().unwrap();
+    assert!(doc.contains("handed to `reject()`"), "{doc}");
+}

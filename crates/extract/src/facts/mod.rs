@@ -314,6 +314,11 @@ impl<'t, 's> FileFacts<'t, 's> {
         facts.context = walk.context;
         facts.other_branch = walk.other_branch;
         facts.comment = docs::comment_above_site(path[last], self.src);
+        if matches!(self.lang, Lang::JavaScript | Lang::TypeScript)
+            && path[last].kind() == "new_expression"
+        {
+            facts.handed_to = handed_to(path[last], self.src);
+        }
         if self.lang == Lang::Go {
             facts.handed_to = handed_to(path[last], self.src);
             facts.recovered = recovered(path, self.src);
@@ -1839,7 +1844,9 @@ fn throws_in<'n>(node: Node<'n>, out: &mut Vec<Node<'n>>) {
 /// The call a Go error value is handed to as an argument (`p.error` of
 /// `p.error(syntax.Error{…})`), when it is not one that wraps or panics with it.
 fn handed_to(site: Node<'_>, src: &str) -> Option<String> {
-    let args = site.parent().filter(|p| p.kind() == "argument_list")?;
+    let args = site
+        .parent()
+        .filter(|p| matches!(p.kind(), "argument_list" | "arguments"))?;
     let call = args.parent().filter(|p| p.kind() == "call_expression")?;
     let callee = crate::text::text(call.child_by_field_name("function")?, src);
     // `append(errs, …)` collects it, to be returned or joined later.
