@@ -1987,9 +1987,9 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
             {
                 let call = site.facts.handed_to.as_deref().unwrap_or_default();
                 if call.ends_with("reject") {
-                    "It rejects the promise: `await` the call in a `try`, or add a `.catch()` (see tryCatchPattern).".to_owned()
+                    "It rejects the promise: await the call inside a try block, or chain a .catch() handler (see tryCatchPattern).".to_owned()
                 } else {
-                    format!("It is not thrown: {fname} hands it to `{call}()`; it reaches the code `{call}()` reports to (a callback's error argument, an `'error'` event), not a `try` around the call.")
+                    format!("It is not thrown: {fname} hands it to `{call}()`; it reaches the code `{call}()` reports to (a callback's error argument, an `'error'` event), not a try block around the call.")
                 }
             }
             _ => format!("Catch it {catch_at} (see tryCatchPattern)."),
