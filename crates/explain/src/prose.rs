@@ -1218,10 +1218,7 @@ pub(crate) fn trigger_scenarios(site: &Site<'_>) -> String {
             let of = f
                 .owner
                 .as_deref()
-                .map(|o| {
-                    let an = o.starts_with(['A', 'E', 'I', 'O', 'U', 'a', 'e', 'i', 'o', 'u']);
-                    format!(" of {} `{o}`", if an { "an" } else { "a" })
-                })
+                .map(|o| format!(" of {} `{o}`", article(o)))
                 .unwrap_or_default();
             let how = match f.accessor {
                 Some(crate::Accessor::Set) => "Assigning",
@@ -1931,8 +1928,6 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
             "Let the program stop, and fix the cause the message names before running again."
                 .to_owned(),
         ),
-        // Only a Rust or Go panic stops the program; an assertion of the other languages is
-        // an exception like any other.
         // A panic the package recovers itself does not stop the program.
         _ if facts.recovered.is_some() => facts.recovered.as_ref().map(|r| {
             let outcome = match r.to_error {
@@ -1944,6 +1939,8 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
                 r.function, site.file_path, r.line, r.value
             )
         }),
+        // Only a Rust or Go panic stops the program; an assertion of the other languages is
+        // an exception like any other.
         _ if matches!(site.error_type, ErrorType::Panic | ErrorType::Assertion)
             && matches!(site.lang, Lang::Rust | Lang::Go) =>
         {

@@ -412,7 +412,7 @@ fn read_one(
 
 /// The sites of Rust items written inside an item-level macro's braces (tokio's
 /// `cfg_io_driver! { pub(crate) fn io(&self) … }`, `cfg_if! { … }`): a parser sees a macro's
-/// body as tokens, so each body is parsed again as items, in a copy of the file blanked
+/// body as tokens, so the bodies are parsed again as items, in a copy of the file blanked
 /// everywhere else, which keeps every line and column where it is.
 fn macro_body_sites(
     tree: &tree_sitter::Tree,
@@ -447,35 +447,33 @@ fn macro_body_sites(
     // A body with no trigger word has no site.
     bodies
         .retain(|&(a, b)| a < b && crate::rules::may_have_sites(Lang::Rust, &src.as_bytes()[a..b]));
-    let mut sites = Vec::new();
-    for (a, b) in bodies {
-        let blanked: String = src
-            .char_indices()
-            .map(|(i, c)| match c {
-                '\n' => '\n',
-                _ if (a..b).contains(&i) => c,
-                _ if c.len_utf8() == 1 => ' ',
-                // A wide character outside keeps its bytes as spaces.
-                _ => '\u{0}',
-            })
-            .collect::<String>()
-            .replace('\u{0}', " ");
-        if blanked.len() != src.len() {
-            continue;
-        }
-        let Some(inner) = parse(&blanked) else {
-            continue;
-        };
-        let facts = crate::facts::FileFacts::new(Lang::Rust, inner.root_node(), &blanked);
-        sites.extend(crate::rules::find_sites_with(
-            Lang::Rust,
-            &inner,
-            &blanked,
-            include_tests,
-            facts,
-        ));
+    if bodies.is_empty() {
+        return Vec::new();
     }
-    sites
+    bodies.sort_unstable();
+    // Every byte outside the bodies but a newline becomes a space: what is left is valid
+    // UTF-8 (a body starts and ends at a brace), with every body where it was, parsed once.
+    let mut blanked = src.as_bytes().to_vec();
+    let mut from = 0;
+    for &(a, b) in bodies
+        .iter()
+        .chain(std::iter::once(&(src.len(), src.len())))
+    {
+        for byte in &mut blanked[from..a] {
+            if *byte != b'\n' {
+                *byte = b' ';
+            }
+        }
+        from = b;
+    }
+    let Ok(blanked) = String::from_utf8(blanked) else {
+        return Vec::new();
+    };
+    let Some(inner) = parse(&blanked) else {
+        return Vec::new();
+    };
+    let facts = crate::facts::FileFacts::new(Lang::Rust, inner.root_node(), &blanked);
+    crate::rules::find_sites_with(Lang::Rust, &inner, &blanked, include_tests, facts)
 }
 
 /// A test file that is not indexed: its expectations, when it has any.

@@ -106,6 +106,18 @@ pub(crate) struct FileFacts<'t, 's> {
     assigned: std::cell::RefCell<HashMap<usize, Vec<(u32, String)>>>,
     /// The classes of the file, found when a method's owner is first asked for.
     classes: OnceCell<Vec<ClassBlock>>,
+    /// Go: the code of the file that recovers panics, found when a panic is first met.
+    recovering: OnceCell<Vec<Recovering<'s>>>,
+}
+
+/// Go code that recovers panics: a deferred function literal that calls `recover()`, or a
+/// function that calls it itself (deferred by name, as `defer errRecover(&err)`).
+struct Recovering<'s> {
+    /// The function that defers the literal, or the recovering function.
+    function: &'s str,
+    line: u32,
+    /// The literal's or the function's code.
+    code: &'s str,
 }
 
 /// A class (or interface, enum) of the file: its name, the names it extends or implements,
@@ -136,6 +148,7 @@ impl<'t, 's> FileFacts<'t, 's> {
             locals: Default::default(),
             assigned: Default::default(),
             classes: OnceCell::new(),
+            recovering: OnceCell::new(),
         }
     }
 
@@ -314,22 +327,19 @@ impl<'t, 's> FileFacts<'t, 's> {
         facts.context = walk.context;
         facts.other_branch = walk.other_branch;
         facts.comment = docs::comment_above_site(path[last], self.src);
-        if matches!(self.lang, Lang::JavaScript | Lang::TypeScript)
-            && path[last].kind() == "new_expression"
-        {
+        let js = matches!(self.lang, Lang::JavaScript | Lang::TypeScript);
+        if self.lang == Lang::Go || js && path[last].kind() == "new_expression" {
             facts.handed_to = handed_to(path[last], self.src);
         }
         if self.lang == Lang::Go {
-            facts.handed_to = handed_to(path[last], self.src);
-            facts.recovered = recovered(path, self.src);
-            facts.literal_type = (path[last].kind() == "composite_literal")
-                .then(|| path[last].child_by_field_name("type"))
-                .flatten()
-                .map(|t| self.text(t));
-            facts.made_as_value = path[last].kind() == "composite_literal"
-                && path[last]
+            facts.recovered = self.recovered(*path.last().unwrap());
+            if path[last].kind() == "composite_literal" {
+                let literal = path[last];
+                facts.literal_type = literal.child_by_field_name("type").map(|t| self.text(t));
+                facts.made_as_value = literal
                     .parent()
                     .is_none_or(|p| p.kind() != "unary_expression");
+            }
         }
         if let Some(c) = self.assertion(path[last]) {
             facts.conditions.push(c);
@@ -1303,6 +1313,32 @@ impl<'t, 's> FileFacts<'t, 's> {
         Some(value.map(|v| self.text(v)))
     }
 
+    /// The function of the file that recovers the Go panic `site`: recovering code (see
+    /// [`Recovering`]) that names the panic's value (`case ErrInternalError:`,
+    /// `r.(jsonError)`). A value the code does not name (a string, a bare `error`) is not
+    /// taken to be recovered.
+    fn recovered(&self, site: Node<'_>) -> Option<Recovery> {
+        let func = site.child_by_field_name("function")?;
+        if site.kind() != "call_expression" || crate::text::text(func, self.src) != "panic" {
+            return None;
+        }
+        let arg = named(site.child_by_field_name("arguments")?)
+            .into_iter()
+            .next()?;
+        let value = panic_value(arg, self.src)?;
+        let r = self
+            .recovering
+            .get_or_init(|| recovering_code(self.root, self.src))
+            .iter()
+            .find(|r| errata_lang::names(r.code).any(|n| n.text == value))?;
+        Some(Recovery {
+            function: r.function.to_owned(),
+            line: r.line,
+            value: value.to_owned(),
+            to_error: r.code.contains("err = ") || r.code.contains("errp = "),
+        })
+    }
+
     /// Whether a method's declaration keeps it from code outside its class: Java without
     /// `public` or `protected`, TypeScript `private`.
     fn declared_hidden(&self, function: Node<'_>) -> bool {
@@ -1858,77 +1894,51 @@ fn handed_to(site: Node<'_>, src: &str) -> Option<String> {
     (!wraps && callee.len() <= 60).then(|| callee.to_owned())
 }
 
-/// The function of the file that recovers the Go panic at the end of `path`: one whose
-/// deferred function literal calls `recover()`, or a function that calls `recover()` itself
-/// (deferred by name, as `defer errRecover(&err)`), where that recovering code names the
-/// panic's value (`case ErrInternalError:`, `r.(jsonError)`). A value the code does not name
-/// (a string, a bare `error`) is not taken to be recovered.
-fn recovered(path: &[Node<'_>], src: &str) -> Option<Recovery> {
-    let site = *path.last()?;
-    let func = site.child_by_field_name("function")?;
-    if site.kind() != "call_expression" || crate::text::text(func, src) != "panic" {
-        return None;
-    }
-    let arg = named(site.child_by_field_name("arguments")?)
-        .into_iter()
-        .next()?;
-    let value = panic_value(arg, src)?;
-    let word = |text: &str| {
-        text.match_indices(value).any(|(at, _)| {
-            let ident = |c: char| c.is_alphanumeric() || c == '_';
-            !text[..at].chars().next_back().is_some_and(ident)
-                && !text[at + value.len()..].chars().next().is_some_and(ident)
-        })
-    };
-    for decl in named(path[0]) {
+/// The Go file's code that recovers panics, in the order of its functions.
+fn recovering_code<'s>(root: Node<'_>, src: &'s str) -> Vec<Recovering<'s>> {
+    let mut out = Vec::new();
+    for decl in named(root) {
         if !matches!(decl.kind(), "function_declaration" | "method_declaration") {
             continue;
         }
         let Some(body) = decl.child_by_field_name("body") else {
             continue;
         };
-        let name = decl
+        let function = decl
             .child_by_field_name("name")
-            .map(|n| crate::text::text(n, src))
-            .unwrap_or_default();
+            .map_or("", |n| crate::text::text(n, src));
         let line = decl.start_position().row as u32 + 1;
         let mut stack = vec![(body, false)];
         while let Some((n, deferred)) = stack.pop() {
-            match n.kind() {
-                "func_literal" if !deferred => continue,
-                "call_expression"
-                    if n.child_by_field_name("function")
-                        .is_some_and(|f| crate::text::text(f, src) == "recover") =>
-                {
-                    // The recovering code: the deferred literal, or the whole function.
-                    let scope = match deferred {
-                        true => {
-                            let mut up = n;
-                            while up.kind() != "func_literal" {
-                                up = up.parent()?;
-                            }
-                            up
-                        }
-                        false => body,
-                    };
-                    let code = crate::text::text(scope, src);
-                    if word(code) {
-                        return Some(Recovery {
-                            function: name.to_owned(),
-                            line,
-                            value: value.to_owned(),
-                            to_error: code.contains("err = ") || code.contains("errp = "),
-                        });
-                    }
+            let recovers = n.kind() == "call_expression"
+                && n.child_by_field_name("function")
+                    .is_some_and(|f| crate::text::text(f, src) == "recover");
+            if recovers {
+                // The recovering code: the deferred literal, or the whole function.
+                let scope = match deferred {
+                    true => std::iter::successors(Some(n), |s| s.parent())
+                        .find(|s| s.kind() == "func_literal"),
+                    false => Some(body),
+                };
+                let Some(scope) = scope else {
                     continue;
-                }
-                _ => {}
+                };
+                out.push(Recovering {
+                    function,
+                    line,
+                    code: crate::text::text(scope, src),
+                });
+                continue;
+            }
+            // A literal that is not deferred recovers nothing of this function's.
+            if n.kind() == "func_literal" && !deferred {
+                continue;
             }
             let deferred = deferred || n.kind() == "defer_statement";
             stack.extend(named(n).into_iter().map(|c| (c, deferred)));
         }
     }
-    None
+    out
 }
 
 /// The name a Go panic's value goes by: the variable (`ErrInternalError`, `errNUL`) or the
