@@ -407,9 +407,11 @@ fn clean(text: &str) -> String {
     while let Some(at) = rest.find(":`") {
         // `:class:` before the backtick: drop the role.
         let before = &rest[..at];
-        let role_start = before.rfind(|c: char| !(c.is_ascii_alphanumeric() || c == ':'));
+        let role_start = before
+            .char_indices()
+            .rfind(|&(_, c)| !(c.is_ascii_alphanumeric() || c == ':'));
         let head = match role_start {
-            Some(k) => &before[..=k],
+            Some((k, c)) => &before[..k + c.len_utf8()],
             None => "",
         };
         let role = &before[head.len()..];
@@ -440,6 +442,13 @@ mod tests {
             Some("Parses `s` as a Integer.")
         );
         assert_eq!(summary("foo(a, b)"), None);
+    }
+
+    #[test]
+    fn a_role_after_a_non_ascii_character_is_cut_on_a_char_boundary() {
+        // Found by fuzzing extract_go: `é:x:` before a backtick sliced inside `é`.
+        assert_eq!(clean("café:meth:`open` fails"), "café`open` fails");
+        assert_eq!(clean("é:`x`"), "é:`x`");
     }
 
     #[test]
