@@ -604,7 +604,7 @@ fn module_of(path: &str, python: bool) -> Option<&str> {
 }
 
 /// Words of a language that are no variable a guard reads.
-fn is_keyword(lang: Lang, w: &str) -> bool {
+pub(crate) fn is_keyword(lang: Lang, w: &str) -> bool {
     let common = [
         "true",
         "false",
@@ -879,6 +879,52 @@ pub(crate) fn example_fix(site: &Site<'_>, strategy: HandlingStrategy) -> String
 /// (`time(hour, minute, second)` calls `_check_time_fields(hour, minute, second)`). Returns
 /// the condition, the way in, and the parameters of the way in that it reads.
 fn way_in_condition<'a>(site: &Site<'a>) -> Option<(String, Callee<'a>, Vec<crate::Parameter>)> {
+    let (cond, callee, map) = way_in_names(site)?;
+    let renamed = rename_words(&cond, &map);
+    let mut params: Vec<crate::Parameter> = Vec::new();
+    for (_, theirs) in &map {
+        if !params.iter().any(|q| &q.name == theirs) {
+            params.push(
+                callee
+                    .parameters
+                    .iter()
+                    .find(|q| &q.name == theirs)?
+                    .clone(),
+            );
+        }
+    }
+    Some((renamed, callee, params))
+}
+
+/// A guard of the site said of the way in, where `way_in_condition` finds it: the conjunct
+/// with the parameters renamed to the way in's, the way in (`` `time()` ``), and the first
+/// parameter of the way in that the conjunct reads.
+pub(crate) fn on_the_way_in(site: &Site<'_>, conjunct: &str) -> Option<WayInGuard> {
+    let (_, callee, map) = way_in_names(site)?;
+    let (_, theirs) = map
+        .iter()
+        .find(|(mine, _)| crate::prose::mentions(conjunct, mine))?;
+    Some(WayInGuard {
+        conjunct: rename_words(conjunct, &map),
+        way_in: format!("`{}()`", callee.name),
+        param: theirs.clone(),
+        params: callee.parameters.iter().map(|p| p.name.clone()).collect(),
+    })
+}
+
+/// A guard of the site said of the way in (see `on_the_way_in`).
+pub(crate) struct WayInGuard {
+    pub conjunct: String,
+    pub way_in: String,
+    /// The first parameter of the way in that the conjunct reads.
+    pub param: String,
+    pub params: Vec<String>,
+}
+
+/// The guards of the site as one condition, the way in, and which of the site function's
+/// parameters is which of the way in's.
+#[allow(clippy::type_complexity)]
+fn way_in_names<'a>(site: &Site<'a>) -> Option<(String, Callee<'a>, Vec<(String, String)>)> {
     if is_public(site) || crate::prose::own_text(site).is_some() {
         return None;
     }
@@ -918,20 +964,7 @@ fn way_in_condition<'a>(site: &Site<'a>) -> Option<(String, Callee<'a>, Vec<crat
         };
         map.push((p.name.clone(), theirs));
     }
-    let renamed = rename_words(&cond, &map);
-    let mut params: Vec<crate::Parameter> = Vec::new();
-    for (_, theirs) in &map {
-        if !params.iter().any(|q| &q.name == theirs) {
-            params.push(
-                callee
-                    .parameters
-                    .iter()
-                    .find(|q| &q.name == theirs)?
-                    .clone(),
-            );
-        }
-    }
-    Some((renamed, callee, params))
+    Some((cond, callee, map))
 }
 
 /// The arguments of the call of `name` in `text`, split at their top-level commas.

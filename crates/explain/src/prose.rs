@@ -249,7 +249,17 @@ fn verb(site: &Site<'_>) -> Verb {
 
 /// The article in front of a name: "an `err`", "a `path`".
 fn article(name: &str) -> &'static str {
-    match name.trim_start_matches(['_', '$']).bytes().next() {
+    let name = name.trim_start_matches(['_', '$']);
+    // A one-letter name is read as its letter: "an `n`", "a `k`".
+    if name.len() == 1 {
+        return match name.as_bytes()[0].to_ascii_lowercase() {
+            b'a' | b'e' | b'f' | b'h' | b'i' | b'l' | b'm' | b'n' | b'o' | b'r' | b's' | b'x' => {
+                "an"
+            }
+            _ => "a",
+        };
+    }
+    match name.bytes().next() {
         Some(b'a' | b'e' | b'i' | b'o' | b'A' | b'E' | b'I' | b'O') => "an",
         _ => "a",
     }
@@ -1642,6 +1652,222 @@ fn positive_form(c: &str) -> Option<String> {
     simple.then(|| rest.to_owned())
 }
 
+/// A condition under which the conjunct `c` does not hold, where the language makes its
+/// negation plain: a negated test's operand (`positive_form`), the other side of one
+/// comparison (`x == null` is avoided by `x != null`, `n < 0` by `n >= 0`), each side of an
+/// `||` avoided (`i < 0 || i > n` by `i >= 0 && i <= n`). An order test of Python or
+/// JavaScript counts only against a number written out: `a <= b` is no order of sets.
+pub(crate) fn avoiding(c: &str, lang: Lang) -> Option<String> {
+    if let Some(p) = positive_form(c) {
+        return Some(p);
+    }
+    let c = c.trim();
+    if !c.is_ascii() {
+        return None;
+    }
+    let c = match c.starts_with('(') && closing_paren(c) == Some(c.len() - 1) {
+        true => c[1..c.len() - 1].trim(),
+        false => c,
+    };
+    let py = lang == Lang::Python;
+    let (or, and) = if py {
+        (" or ", " and ")
+    } else {
+        ("||", " && ")
+    };
+    let top = top_level(c);
+    if top.contains(if py { " and " } else { "&&" }) {
+        return None;
+    }
+    let mut parts = Vec::new();
+    let mut from = 0;
+    for (at, _) in top.match_indices(or) {
+        parts.push(&c[from..at]);
+        from = at + or.len();
+    }
+    parts.push(&c[from..]);
+    let avoided: Option<Vec<String>> = parts
+        .iter()
+        .map(|p| {
+            let p = p.trim();
+            positive_form(p).or_else(|| other_comparison(p, lang))
+        })
+        .collect();
+    let avoided = avoided?;
+    Some(match avoided.len() {
+        1 => avoided.into_iter().next().unwrap_or_default(),
+        _ => avoided
+            .iter()
+            .map(|a| match top_level(a).contains(or) {
+                true => format!("({a})"),
+                false => a.clone(),
+            })
+            .collect::<Vec<_>>()
+            .join(and),
+    })
+}
+
+/// The comparison that holds where the one comparison `c` does not: `a == b` for `a != b`,
+/// `a >= b` for `a < b`, `x is not None` for `x is None`.
+fn other_comparison(c: &str, lang: Lang) -> Option<String> {
+    let top = top_level(c);
+    if top.contains("&&")
+        || top.contains("||")
+        || top.contains(" and ")
+        || top.contains(" or ")
+        || top.contains(" if ")
+        || top.contains(['?', ','])
+        || top.contains("<<")
+        || top.contains(">>")
+        || top.contains("=>")
+        || top.contains("->")
+    {
+        return None;
+    }
+    const OPS: [(&str, &str); 12] = [
+        (" === ", " !== "),
+        (" !== ", " === "),
+        (" == ", " != "),
+        (" != ", " == "),
+        (" <= ", " > "),
+        (" >= ", " < "),
+        (" < ", " >= "),
+        (" > ", " <= "),
+        (" is not ", " is "),
+        (" not in ", " in "),
+        (" is ", " is not "),
+        (" in ", " not in "),
+    ];
+    let python_only = |op: &str| matches!(op, " is not " | " not in " | " is " | " in ");
+    let (op, other, at) = OPS.iter().find_map(|&(op, other)| {
+        let at = top.find(op)?;
+        Some((op, other, at))
+    })?;
+    if python_only(op) && lang != Lang::Python {
+        return None;
+    }
+    // One comparison: no second operator at the top level (`a < b < c`, `a == b == c`),
+    // and no bitwise operator, which binds looser than a comparison in C-like languages.
+    let rest = format!("{} {}", &top[..at], &top[at + op.len()..]);
+    if rest.contains(['<', '>', '=', '&', '|', '^'])
+        || rest.contains("!=")
+        || lang == Lang::Python && (rest.contains(" is ") || rest.contains(" in "))
+    {
+        return None;
+    }
+    let (left, right) = (c[..at].trim(), c[at + op.len()..].trim());
+    if left.is_empty() || right.is_empty() {
+        return None;
+    }
+    // A test that a value is one thing (`kind == "a"`, `typeof v === 'string'`) picks the
+    // branch that handles that thing: other values go to other branches, which may fail in
+    // their own way. Only a test for a missing value is turned round.
+    let missing = |s: &str| matches!(s, "null" | "None" | "nil" | "undefined");
+    if matches!(op, " === " | " == " | " is " | " in ") && !missing(left) && !missing(right) {
+        return None;
+    }
+    // Java's `!=` of a string is no test of its text.
+    if lang == Lang::Java && (left.ends_with('"') || right.ends_with('"')) {
+        return None;
+    }
+    let ordered = matches!(op, " <= " | " >= " | " < " | " > ");
+    let number = |s: &str| {
+        let s = s.trim_start_matches('-');
+        s.starts_with(|ch: char| ch.is_ascii_digit())
+            && s.chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || ch == '.' || ch == '_')
+    };
+    let measured = |s: &str| s.starts_with("len(") || s.ends_with(".length");
+    if ordered
+        && matches!(lang, Lang::Python | Lang::JavaScript | Lang::TypeScript)
+        && !(number(left) || number(right) || measured(left) || measured(right))
+    {
+        return None;
+    }
+    Some(format!("{left}{other}{right}"))
+}
+
+/// "Pass a `p` for which `x >= 0` holds when calling `f()`.", said plainly for a test of a
+/// missing value ("Pass a `p` that is not null …"), and of all the arguments where the
+/// condition reads several. None where it reads anything but the parameters (`params`): a
+/// local or a field is no caller's to set, nor is a condition that runs code (`unsafe {…}`).
+fn pass_avoiding(
+    lang: Lang,
+    params: &[&str],
+    name: &str,
+    conjunct: &str,
+    avoided: &str,
+    fname: &str,
+) -> Option<String> {
+    if avoided.contains(['{', ';']) || avoided.len() > 80 {
+        return None;
+    }
+    let mut read: Vec<&str> = Vec::new();
+    // What a negation negates reads as the code does; a comparison turned round must read
+    // only what the caller gives.
+    let turned = positive_form(conjunct).is_none();
+    for n in errata_lang::names(avoided) {
+        let rest = avoided[n.end..].trim_start();
+        let constant = n.text.starts_with(|c: char| c.is_ascii_uppercase());
+        if n.member
+            || rest.starts_with('(')
+            || rest.starts_with("::")
+            || constant
+            || n.text.starts_with(|c: char| c.is_ascii_digit())
+            || crate::code::is_keyword(lang, n.text)
+            || matches!(n.text, "typeof" | "instanceof" | "len")
+        {
+            continue;
+        }
+        // The receiver's own state is the caller's to see (`at <= self.len()`).
+        if matches!(n.text, "self" | "this") && rest.starts_with('.') {
+            continue;
+        }
+        if avoided[..n.start].trim_end().ends_with(" as") || n.text == "as" {
+            continue;
+        }
+        if !turned {
+            continue;
+        }
+        if !params.contains(&n.text) || matches!(n.text, "self" | "this" | "cls") {
+            return None;
+        }
+        if !read.contains(&n.text) {
+            read.push(n.text);
+        }
+    }
+    if read.iter().any(|r| *r != name) {
+        return Some(format!(
+            "Call {fname} with arguments for which `{avoided}` holds."
+        ));
+    }
+    let given = ["null", "None", "nil", "undefined"].iter().find(|none| {
+        [" == ", " === ", " is "]
+            .iter()
+            .any(|op| avoided == format!("{name}{op}{none}"))
+    });
+    if let Some(none) = given {
+        return Some(format!(
+            "Pass `{none}` for `{name}` (leave it out) when calling {fname}."
+        ));
+    }
+    let missing = ["null", "None", "nil", "undefined"].iter().find(|none| {
+        [" != ", " !== ", " is not "]
+            .iter()
+            .any(|op| avoided == format!("{name}{op}{none}"))
+    });
+    Some(match missing {
+        Some(none) => format!(
+            "Pass {} `{name}` that is not `{none}` when calling {fname}.",
+            article(name)
+        ),
+        None => format!(
+            "Pass {} `{name}` for which `{avoided}` holds when calling {fname}.",
+            article(name)
+        ),
+    })
+}
+
 /// The text with what is inside brackets and quotes blanked: what is left is its top level.
 fn top_level(text: &str) -> String {
     let mut depth = 0usize;
@@ -1714,6 +1940,14 @@ fn handled_as(facts: &Facts) -> impl Iterator<Item = String> + '_ {
             h.file, h.line, h.text
         )
     })
+}
+
+/// The call a JavaScript error is handed to instead of being thrown (`cb`, `reject`).
+fn handed_on<'a>(site: &Site<'a>) -> Option<&'a str> {
+    (site.error_type == ErrorType::Exception
+        && matches!(site.lang, Lang::JavaScript | Lang::TypeScript))
+    .then_some(site.facts.handed_to.as_deref())
+    .flatten()
 }
 
 pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<String> {
@@ -1799,8 +2033,25 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
     }
     for c in facts.guards().flat_map(|c| c.conjuncts.iter()).take(4) {
         let s = match subject(site, c) {
-            // An argument of a function only its own package calls is no user's to change.
-            Subject::BoolParam(..) | Subject::Param(_) if !public => continue,
+            // An argument of a function only its own package calls is no user's to change,
+            // unless the way in passes its own parameter on unchanged: then it is that one.
+            Subject::BoolParam(..) if !public => continue,
+            Subject::Param(_) if !public => {
+                match crate::code::on_the_way_in(site, c).and_then(|w| {
+                    let (theirs, callee, name) = (&w.conjunct, &w.way_in, &w.param);
+                    if is_falsy_test(theirs, name) {
+                        return Some(format!(
+                            "Give {callee} a `{name}` that is set and not empty: `{theirs}` holds for a missing, empty or zero value."
+                        ));
+                    }
+                    let avoided = avoiding(theirs, site.lang)?;
+                    let params: Vec<&str> = w.params.iter().map(String::as_str).collect();
+                    pass_avoiding(site.lang, &params, name, theirs, &avoided, callee)
+                }) {
+                    Some(s) => s,
+                    None => continue,
+                }
+            }
             Subject::BoolParam(p, v) => format!(
                 "Call {fname} with `{}` set to {}, so that `{c}` no longer holds.",
                 p.name,
@@ -1849,14 +2100,19 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
             ),
             // Only a negated test has a plain way to say what avoids it: its operand. Any
             // other negation is a guess (`not a <= b` is no `a > b` for sets).
-            Subject::Param(p) => match positive_form(c) {
-                Some(pos) => format!(
-                    "Pass {} `{}` for which `{pos}` holds when calling {fname}.",
-                    article(&p.name),
-                    p.name
-                ),
-                None => continue,
-            },
+            Subject::Param(p) => {
+                let own: Vec<&str> = facts
+                    .function
+                    .iter()
+                    .flat_map(|f| f.parameters.iter().map(|q| q.name.as_str()))
+                    .collect();
+                match avoiding(c, site.lang)
+                    .and_then(|pos| pass_avoiding(site.lang, &own, &p.name, c, &pos, &fname))
+                {
+                    Some(s) => s,
+                    None => continue,
+                }
+            }
             // A local or an expression of the function's own: no caller can make it false,
             // and saying so would be no action.
             Subject::Other => continue,
@@ -1978,18 +2234,17 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
                 "Catch it around the code that imports or runs {} (see tryCatchPattern).",
                 site.file_path
             ),
-            ErrorType::Exception
-                if matches!(site.lang, Lang::JavaScript | Lang::TypeScript)
-                    && site.facts.handed_to.is_some() =>
-            {
-                let call = site.facts.handed_to.as_deref().unwrap_or_default();
-                if call.ends_with("reject") {
-                    "It rejects the promise: await the call inside a try block, or chain a .catch() handler (see tryCatchPattern).".to_owned()
-                } else {
-                    format!("It is not thrown: {fname} hands it to `{call}()`; it reaches the code `{call}()` reports to (a callback's error argument, an `'error'` event), not a try block around the call.")
-                }
-            }
+            _ if handed_on(site).is_some() => String::new(),
             _ => format!("Catch it {catch_at} (see tryCatchPattern)."),
+        });
+        out.retain(|s| !s.is_empty());
+    }
+    // How a JavaScript error that is handed on reaches its user is said whatever else is.
+    if let Some(call) = handed_on(site) {
+        out.push(if call.ends_with("reject") {
+            "It rejects the promise: await the call inside a try block, or chain a .catch() handler (see tryCatchPattern).".to_owned()
+        } else {
+            format!("It is not thrown: {fname} hands it to `{call}()`; it reaches the code `{call}()` reports to (a callback's error argument, an `'error'` event), not a try block around the call.")
         });
     }
     out
@@ -2082,7 +2337,46 @@ pub(crate) fn prevention_tips(site: &Site<'_>) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{mentions, names_variant, positive_form};
+    use super::{avoiding, mentions, names_variant, positive_form};
+    use errata_lang::Lang;
+
+    #[test]
+    fn a_comparison_is_avoided_by_its_other_side() {
+        let java = |c: &str| avoiding(c, Lang::Java);
+        let py = |c: &str| avoiding(c, Lang::Python);
+        let js = |c: &str| avoiding(c, Lang::JavaScript);
+        assert_eq!(java("x == null").as_deref(), Some("x != null"));
+        assert_eq!(java("n < 0").as_deref(), Some("n >= 0"));
+        assert_eq!(
+            java("i < 0 || i >= size").as_deref(),
+            Some("i >= 0 && i < size")
+        );
+        assert_eq!(
+            java("(off + len) > b.length").as_deref(),
+            Some("(off + len) <= b.length")
+        );
+        assert_eq!(py("x is None").as_deref(), Some("x is not None"));
+        assert_eq!(
+            py("mode not in ('r', 'w')").as_deref(),
+            Some("mode in ('r', 'w')")
+        );
+        assert_eq!(py("count <= 0").as_deref(), Some("count > 0"));
+        assert_eq!(
+            js("typeof cb !== 'function'").as_deref(),
+            Some("typeof cb === 'function'")
+        );
+        // No order of sets, no chain, no `&&` inside, no bitwise operator.
+        assert_eq!(py("set(mode) <= {'r', 'w'}"), None);
+        assert_eq!(py("a < b"), None);
+        assert_eq!(java("0 < i < n"), None);
+        assert_eq!(java("a == 1 && b == 2"), None);
+        assert_eq!(java("flags & MASK == 0"), None);
+        // A test that a value is one thing picks a branch; its other side is no way out.
+        assert_eq!(java("kind == 3"), None);
+        assert_eq!(js("typeof v === 'string'"), None);
+        assert_eq!(java("kind != 3").as_deref(), Some("kind == 3"));
+        assert_eq!(java("x"), None);
+    }
 
     #[test]
     fn a_match_arm_of_the_record_s_own_variant_chooses_nothing() {

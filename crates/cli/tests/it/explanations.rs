@@ -833,6 +833,28 @@ fn explanations_say_what_the_code_and_its_docs_prove() {
         "{}",
         field(r, "validationCode")
     );
+
+    // The way out of a guard on an argument is the argument that avoids it: the other side
+    // of a comparison, a value that is not null; never the other side of a test that picks
+    // a branch (`kind == 3`), which is no way out.
+    let solutions = |message: &str| record(&records, message)["solutions"].to_string();
+    let s = solutions("count must not be negative");
+    assert!(
+        s.contains("Pass an `n` for which `n >= 0` holds when calling `count()`."),
+        "{s}"
+    );
+    let s = solutions("label is required");
+    assert!(
+        s.contains("Pass a `label` that is not `null` when calling `name()`."),
+        "{s}"
+    );
+    let s = solutions("width out of range");
+    assert!(
+        s.contains("for which `width >= 1 && width <= 80` holds"),
+        "{s}"
+    );
+    let s = solutions("kind three is taken");
+    assert!(!s.contains("kind != 3"), "{s}");
 }
 
 /// A code field wrapped the way its language can parse a snippet of it: Go and Java statements
