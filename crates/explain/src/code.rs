@@ -1440,8 +1440,24 @@ fn class_guard(site: &Site<'_>) -> String {
     }
 }
 
-/// What the handling strategy does, as a comment inside the handler.
-fn action_comment(site: &Site<'_>, strategy: HandlingStrategy) -> &'static str {
+/// What the handling strategy does, as a comment inside the handler: the argument that
+/// avoids the error where the solutions name one, else the strategy's own words.
+fn action_comment(site: &Site<'_>, strategy: HandlingStrategy) -> String {
+    let avoid = crate::prose::solutions(site, strategy)
+        .into_iter()
+        .find(|s| s.starts_with("Pass ") || s.starts_with("Give ") || s.starts_with("Call "));
+    if let Some(avoid) = avoid.filter(|a| !a.contains('\n')) {
+        let mut chars = avoid.chars();
+        let first = chars
+            .next()
+            .map(|c| c.to_ascii_lowercase())
+            .unwrap_or_default();
+        return format!("{}: {first}{}", strategy.as_str(), chars.as_str());
+    }
+    strategy_comment(site, strategy).to_owned()
+}
+
+fn strategy_comment(site: &Site<'_>, strategy: HandlingStrategy) -> &'static str {
     match strategy {
         HandlingStrategy::Retry => "retry: the failure is transient; try again after a delay",
         HandlingStrategy::Fallback => "fallback: take another path",

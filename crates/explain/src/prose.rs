@@ -1417,7 +1417,11 @@ pub(crate) fn common_situations(site: &Site<'_>) -> String {
             }
             Subject::State(_) => format!("`{c}` holds"),
             Subject::Param(p) if code::is_public(site) => {
-                format!("the caller passes a `{}` for which `{c}` holds", p.name)
+                format!(
+                    "the caller passes {} `{}` for which `{c}` holds",
+                    article(&p.name),
+                    p.name
+                )
             }
             Subject::Param(_) => format!("`{c}` holds"),
             Subject::Other => format!("`{c}` holds"),
