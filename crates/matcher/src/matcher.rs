@@ -63,6 +63,8 @@ pub struct Hit {
     /// Where the captures are until they are written out: the template, which of the line's
     /// texts it matched and the range each hole took.
     found: Option<(u32, u32, Vec<std::ops::Range<usize>>)>,
+    /// Which part of the pasted text it was found in.
+    segment: usize,
 }
 
 /// What loading the entries gave.
@@ -361,8 +363,8 @@ impl Matcher {
     /// [`Matcher::explain`] of a text already grouped ([`crate::trace::segments`]).
     pub fn explain_segments(&self, segments: &[crate::trace::Segment], limit: usize) -> Vec<Hit> {
         let mut hits: Vec<Hit> = Vec::new();
-        for seg in segments {
-            let found = self.find(
+        for (i, seg) in segments.iter().enumerate() {
+            let mut found = self.find(
                 Query {
                     text: &seg.text,
                     frames: &seg.frames,
@@ -374,16 +376,53 @@ impl Matcher {
                 .lines()
                 .next()
                 .and_then(|first| input::read_line(first).class);
-            let framed = self.at_innermost_frame(&seg.frames, class.as_deref(), &found);
+            let mut framed = self.at_innermost_frame(&seg.frames, class.as_deref(), &found);
+            for h in found.iter_mut().chain(framed.iter_mut()) {
+                h.segment = i;
+            }
             hits.extend(found);
             hits.extend(framed);
         }
         rank(&mut hits, &self.entries);
         let mut seen = std::collections::HashSet::new();
         hits.retain(|h| seen.insert(h.entry));
+        self.head_of_the_block_first(&mut hits);
         self.inner_layer_first(&mut hits);
         hits.truncate(limit);
         hits
+    }
+
+    /// Messages the code writes one after another, pasted as the lines they are (npm's
+    /// `log.error` of "Exit handler never called!", then of "This is an error with npm
+    /// itself…"): the first the code writes says what happened, the others are its words
+    /// around it, however long. It comes first when the best match is one of the block.
+    fn head_of_the_block_first(&self, hits: &mut Vec<Hit>) {
+        const BLOCK_LINES: u32 = 4;
+        let Some(top) = hits.first() else { return };
+        if !top.exact || top.template.is_none() {
+            return;
+        }
+        let at = &self.entries[top.entry];
+        let head = hits
+            .iter()
+            .enumerate()
+            .skip(1)
+            .filter(|(_, h)| {
+                let e = &self.entries[h.entry];
+                h.exact
+                    && h.template.is_some()
+                    && h.segment != top.segment
+                    && trace_tier(h) == trace_tier(top)
+                    && e.file_path == at.file_path
+                    && e.line_number < at.line_number
+                    && at.line_number - e.line_number <= BLOCK_LINES
+            })
+            .min_by_key(|(_, h)| self.entries[h.entry].line_number)
+            .map(|(i, _)| i);
+        if let Some(i) = head {
+            let h = hits.remove(i);
+            hits.insert(0, h);
+        }
     }
 
     /// A message made of layers (`Failed to parse page JSON data: expected value at line 1
@@ -627,6 +666,7 @@ impl Matcher {
                 literal_len: template.literal_len,
                 template: Some(t as u32),
                 found: Some((t as u32, text as u32, found.holes.clone())),
+                segment: 0,
             });
         }
     }
@@ -1287,6 +1327,43 @@ mod tests {
         assert_eq!(m.entries()[hits[0].entry].id, "long");
         assert!(!hits[0].exact);
         assert!(hits.windows(2).all(|w| w[0].score >= w[1].score));
+    }
+
+    #[test]
+    fn the_first_of_messages_written_one_after_another_comes_first() {
+        // npm's exit handler logs three lines in a row; a paste of all three is the first.
+        let m = matcher(vec![
+            entry(
+                "head",
+                "Exit handler never called!",
+                "Exit handler never called!",
+                "lib/cli/exit-handler.js",
+                95,
+            ),
+            entry(
+                "words",
+                "This is an error with npm itself. Please report this error at:",
+                "This is an error with npm itself\\. Please report this error at:",
+                "lib/cli/exit-handler.js",
+                96,
+            ),
+            entry(
+                "far",
+                "npm itself is fine",
+                "npm itself is fine",
+                "lib/cli/exit-handler.js",
+                40,
+            ),
+        ]);
+        let paste = "npm ERR! Exit handler never called!\n\nnpm ERR! This is an error with npm itself. Please report this error at:\n";
+        let hits = m.explain(paste, 10);
+        assert_eq!(m.entries()[hits[0].entry].id, "head");
+        // Alone, the longer message is still what the line says.
+        let hits = m.explain(
+            "npm ERR! This is an error with npm itself. Please report this error at:",
+            10,
+        );
+        assert_eq!(m.entries()[hits[0].entry].id, "words");
     }
 
     #[test]
