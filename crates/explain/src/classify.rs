@@ -34,18 +34,37 @@ const BACKGROUNDS: &[(&[&str], BackgroundTag)] = &[
         BackgroundTag::MalformedData,
     ),
     (
+        // What the code expects of itself: a bug if it fails, whatever else it names.
+        &[
+            "should have been",
+            "should never",
+            "should not happen",
+            "should not be reached",
+            "impossible",
+        ],
+        BackgroundTag::InternalInvariant,
+    ),
+    (
+        // Not `token`: a lexer's tokens (Go's `go/token`) are no credentials.
         &[
             "unauthori",
             "authenticat",
             "credential",
-            "token",
+            "access token",
+            "bearer",
             "password",
             "login",
+            "authorization required",
+            "refresh token",
+            "failed to verify",
+            "verification failed",
+            "verify failed",
+            "unknown authority",
         ],
         BackgroundTag::AuthenticationFailed,
     ),
     (
-        &["permission", "forbidden", "denied", "not allowed"],
+        &["permission", "forbidden", "denied"],
         BackgroundTag::PermissionDenied,
     ),
     (
@@ -78,7 +97,16 @@ const BACKGROUNDS: &[(&[&str], BackgroundTag)] = &[
     ),
     (
         &[
-            "invalid", "must", "expected", "required", "should", "bad", "illegal", "wrong", "empty",
+            "invalid",
+            "must",
+            "expected",
+            "required",
+            "should",
+            "bad",
+            "illegal",
+            "wrong",
+            "empty",
+            "not allowed",
         ],
         BackgroundTag::InvalidInput,
     ),
@@ -156,10 +184,8 @@ pub(crate) fn background_tag(site: &Site<'_>) -> BackgroundTag {
     if class.contains("permission") || class.contains("security") {
         return BackgroundTag::PermissionDenied;
     }
-    for (words, tag) in BACKGROUNDS {
-        if words.iter().any(|w| has_keyword(&m, w)) {
-            return *tag;
-        }
+    if let Some(tag) = by_words(&m) {
+        return tag;
     }
     // Java throws `IOException` for malformed data too: the class says less than the words.
     if class.contains("ioerror") || class.contains("ioexception") || class.contains("oserror") {
@@ -190,6 +216,18 @@ pub(crate) fn background_tag(site: &Site<'_>) -> BackgroundTag {
         return BackgroundTag::InvalidInput;
     }
     BackgroundTag::InternalInvariant
+}
+
+/// The background the words of a (lower-case) message name, if any.
+fn by_words(m: &str) -> Option<BackgroundTag> {
+    // `unreachable!()`, "Unreachable: …": the code's own claim, not a host out of reach.
+    if m.trim_start().starts_with("unreachable") {
+        return Some(BackgroundTag::InternalInvariant);
+    }
+    BACKGROUNDS
+        .iter()
+        .find(|(words, _)| words.iter().any(|w| has_keyword(m, w)))
+        .map(|(_, tag)| *tag)
 }
 
 /// Whether `text` holds `keyword` where a word starts. A keyword of 6 letters or more may be
@@ -323,7 +361,40 @@ pub(crate) fn handling_strategy(site: &Site<'_>, bg: BackgroundTag) -> HandlingS
 
 #[cfg(test)]
 mod tests {
-    use super::has_keyword;
+    use super::{by_words, has_keyword};
+    use errata_model::BackgroundTag;
+
+    #[test]
+    fn words_that_name_something_else_name_no_background() {
+        let tag = |m: &str| by_words(m);
+        // A lexer's token is no credential; a restriction on an argument is no permission.
+        assert_eq!(
+            tag("token.pos offset overflow"),
+            Some(BackgroundTag::ResourceExhausted)
+        );
+        assert_eq!(
+            tag("path-like args is not allowed when shell is true"),
+            Some(BackgroundTag::InvalidInput)
+        );
+        assert_eq!(
+            tag("access token expired"),
+            Some(BackgroundTag::AuthenticationFailed)
+        );
+        assert_eq!(
+            tag("tls: failed to verify client certificate: x"),
+            Some(BackgroundTag::AuthenticationFailed)
+        );
+        // What the code expects of itself, and a host out of reach.
+        assert_eq!(
+            tag("socket should have been assigned a port number."),
+            Some(BackgroundTag::InternalInvariant)
+        );
+        assert_eq!(tag("unreachable"), Some(BackgroundTag::InternalInvariant));
+        assert_eq!(
+            tag("network unreachable"),
+            Some(BackgroundTag::NetworkFailure)
+        );
+    }
 
     #[test]
     fn keywords_start_words() {
