@@ -38,6 +38,11 @@ pub fn is_test_path(rel: &str) -> bool {
         || file.contains(".spec.")
         || (file.ends_with(".java")
             && (stem.ends_with("Test") || stem.ends_with("Tests") || stem.ends_with("IT")))
+        // Rust's out-of-line test modules (`#[cfg(test)] mod tests;` is `tests.rs`).
+        || (file.ends_with(".rs")
+            && (matches!(stem, "test" | "tests")
+                || stem.ends_with("_test")
+                || stem.ends_with("_tests")))
 }
 
 #[cfg(test)]
@@ -58,6 +63,10 @@ mod tests {
         assert!(!is_test_path("unittest/case.py"));
         assert!(is_test_path("Lib/TESTS/x.py"));
         assert!(is_test_path("conftest.py"));
+        assert!(is_test_path("base64-0.23.1/src/engine/tests.rs"));
+        assert!(is_test_path("ureq-3.5.2/src/io_timeout_tests.rs"));
+        assert!(!is_test_path("src/attest.rs"));
+        assert!(!is_test_path("cmd/go/internal/load/test.go"));
         assert!(!is_test_path("tests.py"));
         assert!(is_test_path("a/Integration_Tests/b.go"));
     }
