@@ -680,7 +680,12 @@ fn guard_names<'a>(site: &Site<'a>) -> Option<(String, Vec<&'a crate::Parameter>
         if n.member || path || is_keyword(site.lang, word) {
             continue;
         }
-        if let Some(p) = f.parameters.iter().find(|p| p.name == word) {
+        let changed = site
+            .facts
+            .state
+            .iter()
+            .any(|s| s.name == word && s.binding == crate::Binding::Local);
+        if let Some(p) = f.parameters.iter().find(|p| p.name == word && !changed) {
             if !used.iter().any(|u| u.name == p.name) {
                 used.push(p);
             }

@@ -50,8 +50,19 @@ pub(crate) fn subject<'a>(site: &Site<'a>, conjunct: &str) -> Subject<'a> {
         Some(rest) => (false, rest),
         None => (true, conjunct),
     };
+    // A parameter the function changes above the site is its own by then.
+    let changed = |name: &str| {
+        facts
+            .state
+            .iter()
+            .any(|s| s.name == name && s.binding == Binding::Local)
+    };
     if let Some(f) = &facts.function {
-        if let Some(p) = f.parameters.iter().find(|p| p.name == bare) {
+        if let Some(p) = f
+            .parameters
+            .iter()
+            .find(|p| p.name == bare && !changed(&p.name))
+        {
             return if p.is_bool() {
                 Subject::BoolParam(p, positive)
             } else {
@@ -80,6 +91,9 @@ pub(crate) fn subject<'a>(site: &Site<'a>, conjunct: &str) -> Subject<'a> {
     }
     if let Some(f) = &facts.function {
         if let Some(p) = f.parameters.iter().find(|p| mentions(conjunct, &p.name)) {
+            if changed(&p.name) {
+                return Subject::Other;
+            }
             return Subject::Param(p);
         }
     }

@@ -53,7 +53,7 @@ pub(crate) fn comment_above_site(site: Node<'_>, src: &str) -> Option<String> {
         }
         stmt = p;
     }
-    if let Some(c) = comments_above(stmt, src, MAX_COMMENT) {
+    if let Some(c) = comments_above_statement(stmt, src) {
         return Some(c);
     }
     // The raise is the first statement of an `if`'s body: the comment may be above the `if`.
@@ -62,6 +62,10 @@ pub(crate) fn comment_above_site(site: Node<'_>, src: &str) -> Option<String> {
         return None;
     }
     let mut guard = block.parent()?;
+    // Go: `if_statement > block > statement_list`.
+    if block.kind() == "statement_list" && guard.kind() == "block" {
+        guard = guard.parent()?;
+    }
     if matches!(guard.kind(), "else_clause" | "elif_clause") {
         return None;
     }
@@ -71,13 +75,25 @@ pub(crate) fn comment_above_site(site: Node<'_>, src: &str) -> Option<String> {
     while let Some(p) = guard.parent().filter(|p| !is_statement_list(p.kind())) {
         guard = p;
     }
-    comments_above(guard, src, MAX_COMMENT)
+    comments_above_statement(guard, src)
+}
+
+/// The comments right above a statement. Go's first statement of a block is the first of
+/// its `statement_list`, and a comment above it is the block's, before that list.
+fn comments_above_statement(stmt: Node<'_>, src: &str) -> Option<String> {
+    comments_above(stmt, src, MAX_COMMENT).or_else(|| {
+        let list = stmt.parent().filter(|p| p.kind() == "statement_list")?;
+        (super::named(list).first() == Some(&stmt))
+            .then(|| comments_above(list, src, MAX_COMMENT))
+            .flatten()
+    })
 }
 
 fn is_statement_list(kind: &str) -> bool {
     matches!(
         kind,
         "block"
+            | "statement_list"
             | "statement_block"
             | "program"
             | "module"

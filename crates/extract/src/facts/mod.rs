@@ -435,7 +435,12 @@ impl<'t, 's> FileFacts<'t, 's> {
                 .local_value(scope, root, line, None)
                 .map(|_| here.clone().flatten());
             let (binding, value) = if params.contains(&root) && here.is_none() {
-                (Binding::Parameter, None)
+                // A parameter changed above the site (`base += size + 1`) is no longer what
+                // the caller passed.
+                match self.assigned_above(scope, root, line) {
+                    true => (Binding::Local, None),
+                    false => (Binding::Parameter, None),
+                }
             } else if results.iter().any(|r| r == root) {
                 // A named result of a Go function is a local of each call.
                 (Binding::Local, None)
@@ -1535,34 +1540,56 @@ impl<'t, 's> FileFacts<'t, 's> {
     /// Whether the local `name` of `scope` is assigned more than once, updated in place or
     /// passed by reference.
     fn written_again(&self, scope: Node<'_>, name: &str) -> bool {
+        self.writes_in(crate::text::text(scope, self.src), name) > 1
+    }
+
+    /// Whether the function `scope` assigns `name` above `line` where that may have run on
+    /// the way to the site: not in a branch of an `if` (or `switch`, `match`) that the site is
+    /// in too, which is another path (`if x is None: x = d` above an `elif` that raises).
+    fn assigned_above(&self, scope: Node<'_>, name: &str, line: u32) -> bool {
         let body = crate::text::text(scope, self.src);
-        let b = body.as_bytes();
-        let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
-        let mut writes = 0;
-        for (at, _) in body.match_indices(name) {
-            let end = at + name.len();
-            if (at > 0 && (ident(b[at - 1]) || b[at - 1] == b'.'))
-                || b.get(end).is_some_and(|&c| ident(c))
-            {
-                continue;
-            }
-            if at > 0 && b[at - 1] == b'&' && b.get(at.wrapping_sub(2)) != Some(&b'&') {
-                return true;
-            }
-            let rest = body[end..].trim_start();
-            let assigns = (rest.starts_with('=') && !rest.starts_with("=="))
-                || rest.starts_with(":=")
-                || ["+=", "-=", "*=", "/=", "|=", "&=", "++", "--", "<<=", ">>="]
-                    .iter()
-                    .any(|op| rest.starts_with(op));
-            if assigns {
-                writes += 1;
-                if writes > 1 {
-                    return true;
+        let first = scope.start_position().row as u32 + 1;
+        let upto: usize = body
+            .split_inclusive('\n')
+            .take(line.saturating_sub(first) as usize)
+            .map(str::len)
+            .sum();
+        // The declaration's own line (`def f(x=1)`) assigns no value in the body.
+        let from = body.find('\n').map_or(upto, |n| n + 1).min(upto);
+        let site_row = line.saturating_sub(1) as usize;
+        write_offsets(&body[from..upto], name)
+            .into_iter()
+            .any(|(at, _)| {
+                let start = scope.start_byte() + from + at;
+                let Some(mut n) = scope.descendant_for_byte_range(start, start + name.len()) else {
+                    return false;
+                };
+                while let Some(p) = n.parent() {
+                    if p.id() == scope.id() {
+                        break;
+                    }
+                    let k = p.kind();
+                    let branching = k.contains("if") || k.contains("switch") || k.contains("match");
+                    if branching
+                        && p.start_position().row <= site_row
+                        && p.end_position().row >= site_row
+                    {
+                        return false;
+                    }
+                    n = p;
                 }
-            }
+                true
+            })
+    }
+
+    /// How many times `body` assigns `name` (up to 2); a reference handed out (`&name`)
+    /// counts as two.
+    fn writes_in(&self, body: &str, name: &str) -> usize {
+        let writes = write_offsets(body, name);
+        match writes.iter().any(|&(_, reference)| reference) {
+            true => 2,
+            false => writes.len().min(2),
         }
-        false
     }
 
     /// Whether the function `f` has its own variable `name`.
@@ -2204,4 +2231,39 @@ fn is_simple_operand(e: &str) -> bool {
         }
     }
     !e.is_empty() && depth == 0
+}
+
+/// Where `body` assigns `name` (`name = …`, `name += …`, `name++`), or hands out a reference
+/// to it (`&name`, marked): byte offsets of the name.
+fn write_offsets(body: &str, name: &str) -> Vec<(usize, bool)> {
+    let mut out = Vec::new();
+    let b = body.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
+    for (at, _) in body.match_indices(name) {
+        let end = at + name.len();
+        if (at > 0 && (ident(b[at - 1]) || b[at - 1] == b'.'))
+            || b.get(end).is_some_and(|&c| ident(c))
+        {
+            continue;
+        }
+        if at > 0 && b[at - 1] == b'&' && b.get(at.wrapping_sub(2)) != Some(&b'&') {
+            out.push((at, true));
+            continue;
+        }
+        let rest = body[end..].trim_start();
+        // `f(mode=mode)`, `def g(x=1)`: a keyword argument or a default, no write.
+        let keyword = body[..at].trim_end().ends_with(['(', ',']);
+        let assigns = (rest.starts_with('=')
+            && !rest.starts_with("==")
+            && !rest.starts_with("=>")
+            && !keyword)
+            || rest.starts_with(":=")
+            || ["+=", "-=", "*=", "/=", "|=", "&=", "++", "--", "<<=", ">>="]
+                .iter()
+                .any(|op| rest.starts_with(op));
+        if assigns {
+            out.push((at, false));
+        }
+    }
+    out
 }
