@@ -2021,3 +2021,28 @@ fn a_javascript_error_handed_to_a_callback_is_not_thrown() {
     let doc = lock["documentation"].as_str().unwrap();
     assert!(doc.contains("handed to `reject()`"), "{doc}");
 }
+
+/// Go: the comment above a raise is the one above its statement or its `if`, not the first
+/// comment of the function; a parameter changed above the raise is no longer the caller's.
+#[test]
+fn a_go_raise_has_its_own_comment_and_a_changed_parameter_is_no_argument() {
+    let s = Scratch::new();
+    s.write(
+        "pkg/set/set.go",
+        "package set\n\nimport \"fmt\"\n\n// Add adds a file.\nfunc Add(base, size int) int {\n\t// Allocate outside the lock.\n\tx := 1\n\tif base < 0 {\n\t\tbase = 0\n\t}\n\tbase += size + 1\n\tif base < 0 {\n\t\tpanic(\"offset overflow\")\n\t}\n\tif size > 10 {\n\t\t// Too big for one file.\n\t\tpanic(fmt.Sprintf(\"size too big: %d\", size))\n\t}\n\treturn base + x\n}\n",
+    );
+    s.ok(&["index", "pkg", "--repo", "acme/set"]);
+    let records = s.records();
+    let overflow = record_of(&records, "offset overflow");
+    let doc = overflow["documentation"].as_str().unwrap();
+    assert!(!doc.contains("Allocate outside the lock"), "{doc}");
+    assert!(!doc.contains("`base` is a parameter"), "{doc}");
+    let situations = overflow["commonSituations"].as_str().unwrap();
+    assert!(!situations.contains("the caller passes"), "{situations}");
+    let big = record_of(&records, "size too big: %d");
+    let doc = big["documentation"].as_str().unwrap();
+    assert!(
+        doc.contains("The comment above the raise: \"Too big for one file.\""),
+        "{doc}"
+    );
+}
