@@ -292,6 +292,8 @@ pub(crate) fn is_transient(site: &Site<'_>) -> bool {
         "not allowed",
         "not supported",
         "unsupported",
+        // A state the object is in ("Timeout has already been entered") stays.
+        "already",
     ]
     .iter()
     .any(|w| text.contains(w));

@@ -2029,7 +2029,7 @@ fn a_go_raise_has_its_own_comment_and_a_changed_parameter_is_no_argument() {
     let s = Scratch::new();
     s.write(
         "pkg/set/set.go",
-        "package set\n\nimport \"fmt\"\n\n// Add adds a file.\nfunc Add(base, size int) int {\n\t// Allocate outside the lock.\n\tx := 1\n\tif base < 0 {\n\t\tbase = 0\n\t}\n\tbase += size + 1\n\tif base < 0 {\n\t\tpanic(\"offset overflow\")\n\t}\n\tif size > 10 {\n\t\t// Too big for one file.\n\t\tpanic(fmt.Sprintf(\"size too big: %d\", size))\n\t}\n\treturn base + x\n}\n",
+        "package set\n\nimport \"fmt\"\n\n// Add adds a file.\nfunc Add(base, size int) int {\n\t// Allocate outside the lock.\n\tx := 1\n\tif base < 0 {\n\t\tbase = 0\n\t}\n\tbase += size + 1\n\tif base < 0 {\n\t\tpanic(\"offset overflow\")\n\t}\n\tif size > 10 {\n\t\t// Too big for one file.\n\t\tpanic(fmt.Sprintf(\"size too big: %d\", size))\n\t}\n\treturn base + x\n}\n\n// Swapper returns a swap function.\nfunc Swapper(n int) func(i, j int) {\n\tif n == 0 {\n\t\treturn func(i, j int) { panic(\"empty swap\") }\n\t}\n\treturn func(i, j int) {}\n}\n",
     );
     s.ok(&["index", "pkg", "--repo", "acme/set"]);
     let records = s.records();
@@ -2039,6 +2039,11 @@ fn a_go_raise_has_its_own_comment_and_a_changed_parameter_is_no_argument() {
     assert!(!doc.contains("`base` is a parameter"), "{doc}");
     let situations = overflow["commonSituations"].as_str().unwrap();
     assert!(!situations.contains("the caller passes"), "{situations}");
+    // A function it returns panics when it is called, not `Swapper()`.
+    let swap = record_of(&records, "empty swap");
+    let doc = swap["documentation"].as_str().unwrap();
+    assert!(!doc.contains("`Swapper()`"), "{doc}");
+    assert!(doc.contains("anonymous function at line 26"), "{doc}");
     let big = record_of(&records, "size too big: %d");
     let doc = big["documentation"].as_str().unwrap();
     assert!(

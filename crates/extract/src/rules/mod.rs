@@ -658,6 +658,18 @@ pub(crate) trait Rules {
             {
                 return Some(cx.text(name).to_owned());
             }
+            // One the function returns (`return func(i, j int) { panic(…) }`) runs when what
+            // it is given to calls it, not when the function around it does: it has no name.
+            let returned = |j: usize| {
+                above
+                    .get(j)
+                    .is_some_and(|n| matches!(n.kind(), "return_statement" | "return_expression"))
+            };
+            if i.checked_sub(1).is_some_and(|j| {
+                returned(j) || above[j].kind() == "expression_list" && j > 0 && returned(j - 1)
+            }) {
+                return None;
+            }
         }
         None
     }
