@@ -209,6 +209,7 @@ pub(crate) fn is_public(site: &Site<'_>) -> bool {
         Lang::TypeScript | Lang::JavaScript => {
             // `[_private]()` and `[SYMBOL]()` are computed names, not callable by name.
             !f.name.starts_with(['_', '#', '['])
+                && !f.unexported
                 && !sig.contains("private ")
                 && !sig.contains("protected ")
                 && !owner.starts_with('_')

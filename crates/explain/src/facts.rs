@@ -181,6 +181,11 @@ pub struct Function {
     /// `get x()` / `set x(v)`): code reads, assigns or deletes the attribute; it never calls it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub accessor: Option<Accessor>,
+    /// A JavaScript or TypeScript function of the module's top level that the module does
+    /// not export (no `export`, `exports.f`, `module.exports = { f }`): code outside the
+    /// module cannot call it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub unexported: bool,
 }
 
 /// How code reaches a property accessor.

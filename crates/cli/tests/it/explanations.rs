@@ -2051,3 +2051,22 @@ fn a_go_raise_has_its_own_comment_and_a_changed_parameter_is_no_argument() {
         "{doc}"
     );
 }
+
+/// A JavaScript function its module does not export is not called in a record's code: code
+/// outside the module cannot reach it by name.
+#[test]
+fn an_unexported_javascript_function_is_not_called_from_outside() {
+    let s = Scratch::new();
+    s.write(
+        "lib/cookies.js",
+        "'use strict'\n\nfunction checkDomain (domain) {\n  if (domain.startsWith('.')) {\n    throw new Error('Invalid cookie domain')\n  }\n}\n\nfunction setCookie (headers, cookie) {\n  checkDomain(cookie.domain)\n  if (!cookie.name) {\n    throw new Error('Invalid cookie name')\n  }\n}\n\nmodule.exports = { setCookie }\n",
+    );
+    s.ok(&["index", "lib", "--repo", "acme/cookies"]);
+    let records = s.records();
+    let hidden = record_of(&records, "Invalid cookie domain");
+    let code = hidden["tryCatchPattern"].as_str().unwrap();
+    assert!(!code.contains("checkDomain("), "{code}");
+    let shown = record_of(&records, "Invalid cookie name");
+    let code = shown["tryCatchPattern"].as_str().unwrap();
+    assert!(code.contains("setCookie("), "{code}");
+}

@@ -681,6 +681,7 @@ impl<'t, 's> FileFacts<'t, 's> {
         ) && node
             .parent()
             .is_some_and(|p| matches!(p.kind(), "arguments" | "argument_list"));
+        let unexported = self.unexported(node, &name);
         Function {
             name,
             owner,
@@ -691,8 +692,67 @@ impl<'t, 's> FileFacts<'t, 's> {
             doc: docs::doc_of(node, self.src, self.syn.python),
             callback,
             generator: is_generator(node, self.src),
+            unexported,
             accessor: accessor(node, self.src),
         }
+    }
+
+    /// Whether `node` is a JavaScript or TypeScript function declared at the top level of
+    /// its module, under the name `name`, that the module does not export by any of the
+    /// forms a reader can see: `export function f`, `export { f }`, `export default f`,
+    /// `exports.f = …`, `module.exports = f`, `module.exports = { f, … }`.
+    fn unexported(&self, node: Node<'_>, name: &str) -> bool {
+        if !matches!(self.lang, Lang::JavaScript | Lang::TypeScript)
+            || name.is_empty()
+            || !matches!(
+                node.kind(),
+                "function_declaration" | "generator_function_declaration"
+            )
+        {
+            return false;
+        }
+        let Some(parent) = node.parent() else {
+            return false;
+        };
+        if parent.kind() != "program" {
+            return false;
+        }
+        let src = self.src;
+        let word_at = |text: &str, at: usize| {
+            let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+            !text[..at].chars().next_back().is_some_and(ident)
+                && !text[at + name.len()..].chars().next().is_some_and(ident)
+        };
+        let named_in = |text: &str| text.match_indices(name).any(|(at, _)| word_at(text, at));
+        // `exports.f`, `module.exports.f`, `export default f`.
+        for (at, _) in src.match_indices(name) {
+            if !word_at(src, at) {
+                continue;
+            }
+            let before = src[..at].trim_end();
+            if before.ends_with("exports.") || before.ends_with("export default") {
+                return false;
+            }
+        }
+        // `module.exports = f`, `module.exports = { f, g }`, `export { f, g as h }`.
+        for head in ["module.exports", "export {", "export{"] {
+            for (at, _) in src.match_indices(head) {
+                let rest = &src[at + head.len()..];
+                let rest = rest.trim_start();
+                let rest = rest.strip_prefix('=').map_or(rest, str::trim_start);
+                let list = match rest.strip_prefix('{') {
+                    Some(inner) => &inner[..inner.find('}').unwrap_or(inner.len())],
+                    None if head == "module.exports" => {
+                        &rest[..rest.find([';', '\n']).unwrap_or(rest.len())]
+                    }
+                    None => &rest[..rest.find('}').unwrap_or(rest.len())],
+                };
+                if named_in(list) {
+                    return false;
+                }
+            }
+        }
+        true
     }
 
     /// The names of a function's parameters, without the receiver (`self`).
