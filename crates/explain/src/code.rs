@@ -681,12 +681,11 @@ fn guard_names<'a>(site: &Site<'a>) -> Option<(String, Vec<&'a crate::Parameter>
         if n.member || path || is_keyword(site.lang, word) {
             continue;
         }
-        let changed = site
-            .facts
-            .state
+        if let Some(p) = f
+            .parameters
             .iter()
-            .any(|s| s.name == word && s.binding == crate::Binding::Local);
-        if let Some(p) = f.parameters.iter().find(|p| p.name == word && !changed) {
+            .find(|p| p.name == word && !site.facts.reassigned(word))
+        {
             if !used.iter().any(|u| u.name == p.name) {
                 used.push(p);
             }
@@ -789,14 +788,18 @@ fn deciding_bool(site: &Site<'_>) -> Option<(String, bool)> {
         })
 }
 
-pub(crate) fn example_fix(site: &Site<'_>, strategy: HandlingStrategy) -> String {
+pub(crate) fn example_fix(
+    site: &Site<'_>,
+    strategy: HandlingStrategy,
+    way_out: Option<&str>,
+) -> String {
     let c = comment(site.lang);
     let s = semi(site.lang);
     let fragment = fragment_line(site.message);
     if let Some(class) = python_warning(site) {
         return format!(
             "# before: the {class} is hidden or printed by the warning filters, and the call goes on\n# after: it is recorded where it is raised and handled there\n{}",
-            try_catch(site, strategy)
+            try_catch(site, strategy, way_out)
         );
     }
     if site.error_type == ErrorType::Log {
@@ -874,7 +877,7 @@ pub(crate) fn example_fix(site: &Site<'_>, strategy: HandlingStrategy) -> String
     }
     format!(
         "{c} before: \"{fragment}\" is handled like any other error, or not at all\n{c} after: it is told apart (typeGuard) and handled on its own\n{}",
-        try_catch(site, strategy)
+        try_catch(site, strategy, way_out)
     )
 }
 
@@ -902,29 +905,37 @@ fn way_in_condition<'a>(site: &Site<'a>) -> Option<(String, Callee<'a>, Vec<crat
     Some((renamed, callee, params))
 }
 
-/// A guard of the site said of the way in, where `way_in_condition` finds it: the conjunct
-/// with the parameters renamed to the way in's, the way in (`` `time()` ``), and the first
-/// parameter of the way in that the conjunct reads.
-pub(crate) fn on_the_way_in(site: &Site<'_>, conjunct: &str) -> Option<WayInGuard> {
+/// The way in of a private site function that passes its own parameters on unchanged,
+/// where `way_in_condition` finds it: the guards of the site can be said of it.
+pub(crate) fn way_in(site: &Site<'_>) -> Option<WayIn> {
     let (_, callee, map) = way_in_names(site)?;
-    let (_, theirs) = map
-        .iter()
-        .find(|(mine, _)| crate::prose::mentions(conjunct, mine))?;
-    Some(WayInGuard {
-        conjunct: rename_words(conjunct, &map),
-        way_in: format!("`{}()`", callee.name),
-        param: theirs.clone(),
+    Some(WayIn {
+        call: format!("`{}()`", callee.name),
         params: callee.parameters.iter().map(|p| p.name.clone()).collect(),
+        map,
     })
 }
 
-/// A guard of the site said of the way in (see `on_the_way_in`).
-pub(crate) struct WayInGuard {
-    pub conjunct: String,
-    pub way_in: String,
-    /// The first parameter of the way in that the conjunct reads.
-    pub param: String,
+/// See [`way_in`].
+pub(crate) struct WayIn {
+    /// How it is named in prose: `` `time()` ``.
+    pub call: String,
+    /// The names of its parameters.
     pub params: Vec<String>,
+    /// Which of the site function's parameters is which of its.
+    map: Vec<(String, String)>,
+}
+
+impl WayIn {
+    /// A conjunct of the site's guards with the parameters renamed to the way in's, and the
+    /// first parameter of the way in that it reads.
+    pub(crate) fn said_of(&self, conjunct: &str) -> Option<(String, &str)> {
+        let (_, theirs) = self
+            .map
+            .iter()
+            .find(|(mine, _)| crate::prose::mentions(conjunct, mine))?;
+        Some((rename_words(conjunct, &self.map), theirs))
+    }
 }
 
 /// The guards of the site as one condition, the way in, and which of the site function's
@@ -1446,13 +1457,20 @@ fn class_guard(site: &Site<'_>) -> String {
     }
 }
 
-/// What the handling strategy does, as a comment inside the handler: the argument that
-/// avoids the error where the solutions name one, else the strategy's own words.
-fn action_comment(site: &Site<'_>, strategy: HandlingStrategy) -> String {
-    let avoid = crate::prose::solutions(site, strategy)
-        .into_iter()
-        .find(|s| s.starts_with("Pass ") || s.starts_with("Give ") || s.starts_with("Call "));
-    if let Some(avoid) = avoid.filter(|a| !a.contains('\n')) {
+/// The first of the solutions that names an argument or a call that avoids the error
+/// ("Pass …", "Give …", "Call …"), said on one line: what a handler's comment says to do.
+pub(crate) fn way_out(solutions: &[String]) -> Option<String> {
+    solutions
+        .iter()
+        .find(|s| s.starts_with("Pass ") || s.starts_with("Give ") || s.starts_with("Call "))
+        .filter(|s| !s.contains('\n'))
+        .cloned()
+}
+
+/// What the handling strategy does, as a comment inside the handler: the way out (see
+/// [`way_out`]) where there is one, else the strategy's own words.
+fn action_comment(site: &Site<'_>, strategy: HandlingStrategy, way_out: Option<&str>) -> String {
+    if let Some(avoid) = way_out {
         let mut chars = avoid.chars();
         let first = chars
             .next()
@@ -1479,13 +1497,17 @@ fn strategy_comment(site: &Site<'_>, strategy: HandlingStrategy) -> &'static str
     }
 }
 
-pub(crate) fn try_catch(site: &Site<'_>, strategy: HandlingStrategy) -> String {
+pub(crate) fn try_catch(
+    site: &Site<'_>,
+    strategy: HandlingStrategy,
+    way_out: Option<&str>,
+) -> String {
     if site.error_type == ErrorType::Log && python_warning(site).is_none() {
         return log_count(site);
     }
     let c = comment(site.lang);
     let s = semi(site.lang);
-    let action = action_comment(site, strategy);
+    let action = action_comment(site, strategy, way_out);
     let fallback = match deciding_bool(site) {
         Some((name, avoid)) => public_call(site, Some((&name, bool_literal(site.lang, avoid))))
             .map(|call| format!("{call}{s}")),

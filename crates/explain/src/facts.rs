@@ -466,6 +466,14 @@ pub struct Reference {
 }
 
 impl Facts {
+    /// Whether the parameter `name` is the function's own by the site: the extractor found
+    /// it changed on the way there (`base += size + 1`), and binds it as a local.
+    pub fn reassigned(&self, name: &str) -> bool {
+        self.state
+            .iter()
+            .any(|s| s.name == name && s.binding == Binding::Local)
+    }
+
     /// The command of the project's program that the site runs under (`npm ci`), if any.
     pub fn command(&self) -> Option<&str> {
         self.entry.as_ref()?.command.as_deref()

@@ -215,19 +215,18 @@ pub fn explain(site: &Site<'_>) -> Explanation {
     let background = classify::background_tag(site);
     let strategy = classify::handling_strategy(site, background);
     let fence = |s: String| prose::fence_backticks(s, site.facts);
+    let solutions = prose::solutions(site, strategy);
+    let way_out = code::way_out(&solutions);
     Explanation {
         documentation: fence(prose::documentation(site)),
         trigger_scenarios: fence(prose::trigger_scenarios(site)),
         common_situations: fence(prose::common_situations(site)),
-        solutions: prose::solutions(site, strategy)
-            .into_iter()
-            .map(fence)
-            .collect(),
-        example_fix: code::example_fix(site, strategy),
+        solutions: solutions.into_iter().map(fence).collect(),
+        example_fix: code::example_fix(site, strategy, way_out.as_deref()),
         handling_strategy: strategy,
         validation_code: code::validation_code(site),
         type_guard: code::type_guard(site),
-        try_catch_pattern: code::try_catch(site, strategy),
+        try_catch_pattern: code::try_catch(site, strategy, way_out.as_deref()),
         prevention_tips: prose::prevention_tips(site)
             .into_iter()
             .map(fence)

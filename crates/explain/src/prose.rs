@@ -50,18 +50,12 @@ pub(crate) fn subject<'a>(site: &Site<'a>, conjunct: &str) -> Subject<'a> {
         Some(rest) => (false, rest),
         None => (true, conjunct),
     };
-    // A parameter the function changes above the site is its own by then.
-    let changed = |name: &str| {
-        facts
-            .state
-            .iter()
-            .any(|s| s.name == name && s.binding == Binding::Local)
-    };
     if let Some(f) = &facts.function {
+        // A parameter the function changes above the site is its own by then.
         if let Some(p) = f
             .parameters
             .iter()
-            .find(|p| p.name == bare && !changed(&p.name))
+            .find(|p| p.name == bare && !facts.reassigned(&p.name))
         {
             return if p.is_bool() {
                 Subject::BoolParam(p, positive)
@@ -91,7 +85,7 @@ pub(crate) fn subject<'a>(site: &Site<'a>, conjunct: &str) -> Subject<'a> {
     }
     if let Some(f) = &facts.function {
         if let Some(p) = f.parameters.iter().find(|p| mentions(conjunct, &p.name)) {
-            if changed(&p.name) {
+            if facts.reassigned(&p.name) {
                 return Subject::Other;
             }
             return Subject::Param(p);
@@ -1780,7 +1774,7 @@ fn other_comparison(c: &str, lang: Lang) -> Option<String> {
     // A test that a value is one thing (`kind == "a"`, `typeof v === 'string'`) picks the
     // branch that handles that thing: other values go to other branches, which may fail in
     // their own way. Only a test for a missing value is turned round.
-    let missing = |s: &str| matches!(s, "null" | "None" | "nil" | "undefined");
+    let missing = |s: &str| MISSING.contains(&s);
     if matches!(op, " === " | " == " | " is " | " in ") && !missing(left) && !missing(right) {
         return None;
     }
@@ -1859,32 +1853,31 @@ fn pass_avoiding(
             "Call {fname} with arguments for which `{avoided}` holds."
         ));
     }
-    let given = ["null", "None", "nil", "undefined"].iter().find(|none| {
-        [" == ", " === ", " is "]
-            .iter()
-            .any(|op| avoided == format!("{name}{op}{none}"))
-    });
-    if let Some(none) = given {
-        return Some(format!(
-            "Pass `{none}` for `{name}` (leave it out) when calling {fname}."
-        ));
-    }
-    let missing = ["null", "None", "nil", "undefined"].iter().find(|none| {
-        [" != ", " !== ", " is not "]
-            .iter()
-            .any(|op| avoided == format!("{name}{op}{none}"))
-    });
-    Some(match missing {
-        Some(none) => format!(
+    // `name == null` or `name != null` (and the like): said in words.
+    let tested = |ops: &[&str]| {
+        let rest = avoided.strip_prefix(name)?;
+        ops.iter()
+            .find_map(|op| rest.strip_prefix(op))
+            .filter(|v| MISSING.contains(v))
+    };
+    Some(if let Some(none) = tested(&[" == ", " === ", " is "]) {
+        format!("Pass `{none}` for `{name}` (leave it out) when calling {fname}.")
+    } else if let Some(none) = tested(&[" != ", " !== ", " is not "]) {
+        format!(
             "Pass {} `{name}` that is not `{none}` when calling {fname}.",
             article(name)
-        ),
-        None => format!(
+        )
+    } else {
+        format!(
             "Pass {} `{name}` for which `{avoided}` holds when calling {fname}.",
             article(name)
-        ),
+        )
     })
 }
+
+/// The values of a missing value, by language: a test against one is a test that the
+/// value is there.
+const MISSING: [&str; 4] = ["null", "None", "nil", "undefined"];
 
 /// The text with what is inside brackets and quotes blanked: what is left is its top level.
 fn top_level(text: &str) -> String {
@@ -2049,22 +2042,30 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
             ));
         }
     }
+    // Found once, when a conjunct first needs it: what the way in passes on.
+    let way_in = std::cell::OnceCell::new();
+    let own: Vec<&str> = facts
+        .function
+        .iter()
+        .flat_map(|f| f.parameters.iter().map(|q| q.name.as_str()))
+        .collect();
     for c in facts.guards().flat_map(|c| c.conjuncts.iter()).take(4) {
         let s = match subject(site, c) {
             // An argument of a function only its own package calls is no user's to change,
             // unless the way in passes its own parameter on unchanged: then it is that one.
             Subject::BoolParam(..) if !public => continue,
             Subject::Param(_) if !public => {
-                match crate::code::on_the_way_in(site, c).and_then(|w| {
-                    let (theirs, callee, name) = (&w.conjunct, &w.way_in, &w.param);
-                    if is_falsy_test(theirs, name) {
+                match way_in.get_or_init(|| crate::code::way_in(site)).as_ref().and_then(|w| {
+                    let (theirs, name) = w.said_of(c)?;
+                    let callee = &w.call;
+                    if is_falsy_test(&theirs, name) {
                         return Some(format!(
                             "Give {callee} a `{name}` that is set and not empty: `{theirs}` holds for a missing, empty or zero value."
                         ));
                     }
-                    let avoided = avoiding(theirs, site.lang)?;
+                    let avoided = avoiding(&theirs, site.lang)?;
                     let params: Vec<&str> = w.params.iter().map(String::as_str).collect();
-                    pass_avoiding(site.lang, &params, name, theirs, &avoided, callee)
+                    pass_avoiding(site.lang, &params, name, &theirs, &avoided, callee)
                 }) {
                     Some(s) => s,
                     None => continue,
@@ -2119,11 +2120,6 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
             // Only a negated test has a plain way to say what avoids it: its operand. Any
             // other negation is a guess (`not a <= b` is no `a > b` for sets).
             Subject::Param(p) => {
-                let own: Vec<&str> = facts
-                    .function
-                    .iter()
-                    .flat_map(|f| f.parameters.iter().map(|q| q.name.as_str()))
-                    .collect();
                 match avoiding(c, site.lang)
                     .and_then(|pos| pass_avoiding(site.lang, &own, &p.name, c, &pos, &fname))
                 {

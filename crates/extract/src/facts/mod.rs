@@ -718,21 +718,14 @@ impl<'t, 's> FileFacts<'t, 's> {
             return false;
         }
         let src = self.src;
-        let word_at = |text: &str, at: usize| {
-            let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
-            !text[..at].chars().next_back().is_some_and(ident)
-                && !text[at + name.len()..].chars().next().is_some_and(ident)
-        };
-        let named_in = |text: &str| text.match_indices(name).any(|(at, _)| word_at(text, at));
+        let named_in = |text: &str| errata_lang::names(text).any(|n| n.text == name);
         // `exports.f`, `module.exports.f`, `export default f`.
-        for (at, _) in src.match_indices(name) {
-            if !word_at(src, at) {
-                continue;
-            }
-            let before = src[..at].trim_end();
-            if before.ends_with("exports.") || before.ends_with("export default") {
-                return false;
-            }
+        let exported = errata_lang::names(src).any(|n| {
+            let before = src[..n.start].trim_end();
+            n.text == name && (before.ends_with("exports.") || before.ends_with("export default"))
+        });
+        if exported {
+            return false;
         }
         // `module.exports = f`, `module.exports = { f, g }`, `export { f, g as h }`.
         for head in ["module.exports", "export {", "export{"] {
@@ -1629,7 +1622,13 @@ impl<'t, 's> FileFacts<'t, 's> {
                         break;
                     }
                     let k = p.kind();
-                    let branching = k.contains("if") || k.contains("switch") || k.contains("match");
+                    // `if_statement`, `elif_clause`, `if_expression`; `switch_statement`,
+                    // Go's `expression_switch_statement`; `match_expression` (not `identifier`,
+                    // which holds "if" too).
+                    let branching = k.starts_with("if_")
+                        || k == "elif_clause"
+                        || k.contains("switch")
+                        || k.starts_with("match_");
                     if branching
                         && p.start_position().row <= site_row
                         && p.end_position().row >= site_row
