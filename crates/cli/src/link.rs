@@ -217,7 +217,10 @@ fn relink(
     let own_class = errata_explain::own_text_class(&item.record, &facts);
     let found_callers: Vec<Reference> = match (&facts.function, own_class) {
         // The text every error of a class carries: where the class is created.
-        (_, Some(class)) => creations(index, class, fam, &item.record.file_path),
+        (_, Some(class)) => creations(index, class, fam, &item.record.file_path)
+            .into_iter()
+            .filter(|c| !other_variant(&facts, &c.text))
+            .collect(),
         (Some(f), None) => callers(index, &f.name, fam, &item.record.file_path)
             .into_iter()
             // A call from the function itself is recursion, not a caller.
@@ -659,10 +662,12 @@ fn creations(index: &RefIndex, class: &str, fam: u8, file: &str) -> Vec<Referenc
     let name = class_name(class);
     // `Error { inner }` in another folder is another crate's or package's `Error`.
     let generic = GENERIC_CLASSES.contains(&name.as_str());
+    let lang = Lang::from_path(std::path::Path::new(file));
     let mut found: Vec<&Found> = index
         .get(RefKind::Call, &name, fam)
         .iter()
         .filter(|f| !generic || folder(&f.file) == here)
+        .filter(|f| names_this_class(lang, file, &name, f))
         .collect();
     found.sort_by_key(|f| (f.in_tests, folder(&f.file) != here));
     found
@@ -670,6 +675,80 @@ fn creations(index: &RefIndex, class: &str, fam: u8, file: &str) -> Vec<Referenc
         .take(MAX_LINKS)
         .map(|f| reference(f, true))
         .collect()
+}
+
+/// Whether the creation `text` makes another variant than the one the text is worded for:
+/// `Display` words `matches!(self.kind, ErrorKind::StateIDOverflow { .. })`, and
+/// `BuildError { kind: ErrorKind::PatternIDOverflow { .. } }` creates one it does not word.
+fn other_variant(facts: &Facts, text: &str) -> bool {
+    let worded = facts
+        .conditions
+        .iter()
+        .flat_map(|c| &c.conjuncts)
+        .find_map(|c| {
+            let rest = c.trim().strip_prefix("matches!(")?;
+            let (_, pattern) = rest.split_once(", ")?;
+            let path: String = pattern
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | ':'))
+                .collect();
+            let (enum_path, variant) = path.rsplit_once("::")?;
+            let enum_name = enum_path.rsplit("::").next()?;
+            (!enum_name.is_empty() && !variant.is_empty())
+                .then(|| (enum_name.to_owned(), variant.to_owned()))
+        });
+    let Some((enum_name, variant)) = worded else {
+        return false;
+    };
+    let prefix = format!("{enum_name}::");
+    let named: Vec<&str> = text
+        .match_indices(&prefix)
+        .filter(|(i, _)| {
+            !text[..*i]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric() || c == '_')
+        })
+        .map(|(i, _)| {
+            let rest = &text[i + prefix.len()..];
+            let end = rest
+                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            &rest[..end]
+        })
+        .collect();
+    !named.is_empty() && !named.contains(&variant.as_str())
+}
+
+/// Whether the creation `f` of a class named `name` can be of the class that `file` words,
+/// by the language's scoping: a Go name unqualified is its own package's (`KeySizeError(k)`
+/// in crypto/aes is crypto/aes's type, not crypto/des's), qualified it names the package
+/// (`des.KeySizeError`); a Rust path bare in another crate is that crate's.
+fn names_this_class(lang: Option<Lang>, file: &str, name: &str, f: &Found) -> bool {
+    let here = folder(file);
+    match lang {
+        Some(Lang::Go) => {
+            let package = here.rsplit('/').next().unwrap_or(here);
+            folder(&f.file) == here || f.text.contains(&format!("{package}.{name}"))
+        }
+        Some(Lang::Rust) => {
+            let krate = |p: &str| p.rsplit_once("/src/").map(|(c, _)| c.to_owned());
+            match (krate(file), krate(&f.file)) {
+                (Some(a), Some(b)) if a != b => {
+                    let name_of = a.rsplit('/').next().unwrap_or(&a);
+                    // `ureq-3.5.2` is the crate `ureq`.
+                    let name_of = name_of
+                        .rsplit_once('-')
+                        .filter(|(_, v)| v.starts_with(|c: char| c.is_ascii_digit()))
+                        .map_or(name_of, |(n, _)| n)
+                        .replace('-', "_");
+                    f.text.contains(&format!("{name_of}::"))
+                }
+                _ => true,
+            }
+        }
+        _ => true,
+    }
 }
 
 /// Whether the handler `h` is in a function that calls the site's (`callers`) or is on the way
@@ -736,8 +815,67 @@ fn class_name(class: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{calls_it, handled_name, is_distinct_name};
+    use super::{calls_it, handled_name, is_distinct_name, names_this_class, other_variant};
     use errata_explain::{Function, Reference};
+    use errata_lang::Lang;
+    use errata_store::Found;
+
+    #[test]
+    fn a_creation_of_another_variant_is_not_where_the_text_came_from() {
+        let facts: errata_explain::Facts = serde_json::from_value(serde_json::json!({
+            "conditions": [{
+                "expr": "matches!(self.0, ParseErrorKind::OutOfRange)",
+                "conjuncts": ["matches!(self.0, ParseErrorKind::OutOfRange)"],
+                "kind": "if",
+                "line": 3
+            }]
+        }))
+        .unwrap();
+        assert!(!other_variant(
+            &facts,
+            "ParseError(ParseErrorKind::OutOfRange)"
+        ));
+        assert!(other_variant(
+            &facts,
+            "ParseError(ParseErrorKind::Impossible)"
+        ));
+        // Nothing said of the kind: it may be this one.
+        assert!(!other_variant(&facts, "ParseError(kind)"));
+        assert!(!other_variant(&facts, "MyParseErrorKind::Impossible"));
+    }
+
+    #[test]
+    fn a_class_is_created_where_its_name_reaches_it() {
+        let at = |file: &str, text: &str| Found {
+            file: file.into(),
+            line: 1,
+            function: None,
+            text: text.into(),
+            in_tests: false,
+        };
+        let des = "crypto/des/cipher.go";
+        let go = Some(Lang::Go);
+        assert!(names_this_class(
+            go,
+            des,
+            "KeySizeError",
+            &at(des, "KeySizeError(len(key))")
+        ));
+        // crypto/aes has a `KeySizeError` of its own.
+        let aes = at("crypto/aes/cipher.go", "KeySizeError(k)");
+        assert!(!names_this_class(go, des, "KeySizeError", &aes));
+        let qualified = at("crypto/tls/x.go", "des.KeySizeError(3)");
+        assert!(names_this_class(go, des, "KeySizeError", &qualified));
+
+        let ureq = "reg/ureq-3.5.2/src/error.rs";
+        let rust = Some(Lang::Rust);
+        let same = at("reg/ureq-3.5.2/src/pool.rs", "Error::Timeout(t)");
+        assert!(names_this_class(rust, ureq, "Error::Timeout", &same));
+        let other = at("reg/hyper-1.0.0/src/client.rs", "Error::Timeout(t)");
+        assert!(!names_this_class(rust, ureq, "Error::Timeout", &other));
+        let by_path = at("reg/hyper-1.0.0/src/client.rs", "ureq::Error::Timeout(t)");
+        assert!(names_this_class(rust, ureq, "Error::Timeout", &by_path));
+    }
 
     #[test]
     fn a_method_in_its_own_file_is_called_through_itself_or_its_class() {
