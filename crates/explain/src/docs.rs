@@ -35,15 +35,35 @@ pub(crate) fn summary(doc: &str) -> Option<String> {
 /// What the doc comment says about this error: the `@throws X …` (Javadoc, JSDoc), `Raises:`
 /// / `:raises X:` (Python) entry of its class, the `# Errors` or `# Panics` section (rustdoc),
 /// or the sentence of a Go doc comment that says when it returns an error or panics.
-pub(crate) fn on_error(
+#[cfg(test)]
+fn on_error(doc: &str, lang: Lang, class: Option<&str>, error_type: ErrorType) -> Option<String> {
+    on_error_near(doc, lang, class, error_type, "")
+}
+
+/// [`on_error`] for a raise under `condition`: of several `@throws` entries of its class
+/// (`IllegalArgumentException` if `srcRegion` is null, and if `dstRegion` is null), the one
+/// that names what the condition reads; all of them when none alone does.
+fn on_error_near(
     doc: &str,
     lang: Lang,
     class: Option<&str>,
     error_type: ErrorType,
+    condition: &str,
 ) -> Option<String> {
     let last = class.map(|c| c.rsplit(['.', ':']).next().unwrap_or(c));
     let found = match lang {
-        Lang::Java | Lang::TypeScript | Lang::JavaScript => tag_entry(doc, last),
+        Lang::Java | Lang::TypeScript | Lang::JavaScript => {
+            let entries = tag_entries(doc, last);
+            match entries.len() {
+                0 => None,
+                1 => entries.into_iter().next(),
+                _ => Some(nearest(&entries, condition).unwrap_or_else(|| {
+                    let clauses: Vec<&str> =
+                        entries.iter().map(|e| e.trim_end_matches('.')).collect();
+                    format!("{}.", clauses.join("; "))
+                })),
+            }
+        }
         Lang::Python => python_raises(doc, last),
         Lang::Rust => {
             let section = if matches!(error_type, ErrorType::Panic | ErrorType::Assertion) {
@@ -62,7 +82,39 @@ pub(crate) fn on_error(
 /// What the doc comment of the site's function says about its error ([`on_error`]).
 pub(crate) fn of_site(site: &crate::Site<'_>) -> Option<String> {
     let doc = site.facts.function.as_ref()?.doc.as_deref()?;
-    on_error(doc, site.lang, site.class, site.error_type)
+    let condition: Vec<&str> = site.facts.guards().map(|c| c.expr.as_str()).collect();
+    on_error_near(
+        doc,
+        site.lang,
+        site.class,
+        site.error_type,
+        &condition.join(" "),
+    )
+}
+
+/// The one entry that shares a name with the condition (`content` of `content == null`),
+/// where exactly one does.
+fn nearest(entries: &[String], condition: &str) -> Option<String> {
+    let mut naming = entries.iter().filter(|e| shares_a_name(e, condition));
+    let first = naming.next()?;
+    naming.next().is_none().then(|| first.clone())
+}
+
+/// Whether a doc comment's entry and a text of code (a condition, a message) have a name in
+/// common, other than words every condition has (`null`, `length`).
+pub(crate) fn shares_a_name(entry: &str, code: &str) -> bool {
+    const COMMON: &[&str] = &[
+        "null", "the", "this", "that", "not", "and", "for", "true", "false", "length", "size",
+        "is", "if", "or", "of", "in", "to", "an", "be", "it", "on",
+    ];
+    let words = |t: &str| -> std::collections::HashSet<String> {
+        t.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| w.len() >= 2 && !w.chars().all(|c| c.is_ascii_digit()))
+            .map(str::to_lowercase)
+            .filter(|w| !COMMON.contains(&w.as_str()))
+            .collect()
+    };
+    !words(entry).is_disjoint(&words(code))
 }
 
 /// A comment above a raise, as one line, when it has words in it.
@@ -104,8 +156,9 @@ fn is_section(l: &str) -> bool {
 }
 
 /// `@throws X desc` or `@exception X desc` (`{X}` in JSDoc), for the class `last` (any when
-/// the site has none), the description running on to the next tag.
-fn tag_entry(doc: &str, last: Option<&str>) -> Option<String> {
+/// the site has none), the description running on to the next tag: each entry of the class.
+fn tag_entries(doc: &str, last: Option<&str>) -> Vec<String> {
+    let mut found = Vec::new();
     let mut lines = doc.lines().map(str::trim).peekable();
     while let Some(l) = lines.next() {
         let Some(rest) = l
@@ -134,11 +187,16 @@ fn tag_entry(doc: &str, last: Option<&str>) -> Option<String> {
             lines.next();
         }
         let desc = desc.trim_start_matches(['-', ':']).trim();
-        if !desc.is_empty() {
-            return Some(desc.to_owned());
+        if !desc.is_empty() && !found.iter().any(|f| f == desc) {
+            found.push(desc.to_owned());
+            // Entries of other classes are not this error's: of a site without a class,
+            // only the first is taken.
+            if last.is_none() {
+                break;
+            }
         }
     }
-    None
+    found
 }
 
 /// A Python docstring's entry for the class: Google style (`Raises:` then `X: desc`), numpy
@@ -449,6 +507,29 @@ mod tests {
         // Found by fuzzing extract_go: `é:x:` before a backtick sliced inside `é`.
         assert_eq!(clean("café:meth:`open` fails"), "café`open` fails");
         assert_eq!(clean("é:`x`"), "é:`x`");
+    }
+
+    #[test]
+    fn of_two_entries_of_a_class_the_one_naming_what_the_condition_reads_is_taken() {
+        let javadoc = "Computes.\n@throws IllegalArgumentException if srcRegion is null.\n@throws IllegalArgumentException if dstRegion is null.\n@throws IOException if it fails.";
+        let near = |condition| {
+            on_error_near(
+                javadoc,
+                Lang::Java,
+                Some("IllegalArgumentException"),
+                ErrorType::Exception,
+                condition,
+            )
+        };
+        assert_eq!(
+            near("dstRegion == null").as_deref(),
+            Some("if dstRegion is null.")
+        );
+        // Neither is named (`destRegion`): both are quoted, neither is picked.
+        assert_eq!(
+            near("destRegion == null").as_deref(),
+            Some("if srcRegion is null; if dstRegion is null.")
+        );
     }
 
     #[test]

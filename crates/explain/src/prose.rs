@@ -2239,6 +2239,17 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
             ),
         });
     }
+    // What the doc comment says throws it, where that is a case (`if this list is empty`):
+    // the caller's to rule out before the call.
+    if out.is_empty() && public {
+        if let Some(clause) = documented_case(site) {
+            let class = site.class.map(last_name).unwrap_or("it");
+            out.push(format!(
+                "Its doc comment says {fname} {} `{class}` {clause}: make sure that is not so before the call, or catch it {catch_at} (see tryCatchPattern).",
+                if site.lang == Lang::Python { "raises" } else { "throws" }
+            ));
+        }
+    }
     if out.is_empty() {
         out.push(match site.error_type {
             ErrorType::Panic | ErrorType::Assertion if matches!(site.lang, Lang::Rust | Lang::Go) => format!(
@@ -2262,6 +2273,36 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
         });
     }
     out
+}
+
+/// The doc comment's entry for the site's error when it is a case a caller can see (`if this
+/// list is empty`, `when the key is null`), as a clause without its final stop.
+fn documented_case(site: &Site<'_>) -> Option<String> {
+    if !matches!(
+        site.lang,
+        Lang::Java | Lang::Python | Lang::JavaScript | Lang::TypeScript
+    ) || site.class.is_none()
+    {
+        return None;
+    }
+    let text = docs::of_site(site)?;
+    let mut words = text.splitn(2, ' ');
+    let head = words.next()?.to_lowercase();
+    let rest = words.next()?.trim_end_matches(['.', ';', ' ']);
+    // One case: a second sentence, or another entry of the class, may be about another raise.
+    if !matches!(head.as_str(), "if" | "when")
+        || rest.contains(". ")
+        || rest.contains("; ")
+        || rest.is_empty()
+    {
+        return None;
+    }
+    // And this raise's: it names what the guard reads or what the message says.
+    let guards: Vec<&str> = site.facts.guards().map(|c| c.expr.as_str()).collect();
+    if !docs::shares_a_name(rest, &format!("{} {}", guards.join(" "), site.message)) {
+        return None;
+    }
+    Some(format!("{head} {rest}"))
 }
 
 pub(crate) fn prevention_tips(site: &Site<'_>) -> Vec<String> {

@@ -834,6 +834,14 @@ fn explanations_say_what_the_code_and_its_docs_prove() {
         field(r, "validationCode")
     );
 
+    // Where no argument avoids it, the case the doc comment gives for its class is the way out.
+    let s = record(&records, "the queue is empty")["solutions"].to_string();
+    assert!(
+        s.contains("Its doc comment says `last()` throws `IllegalStateException` if the queue is empty: make sure that is not so before the call"),
+        "{s}"
+    );
+    assert!(!s.contains("width"), "{s}");
+
     // The way out of a guard on an argument is the argument that avoids it: the other side
     // of a comparison, a value that is not null; never the other side of a test that picks
     // a branch (`kind == 3`), which is no way out.
