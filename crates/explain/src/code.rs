@@ -1513,6 +1513,16 @@ pub(crate) fn try_catch(
             .map(|call| format!("{call}{s}")),
         None => None,
     };
+    // A handler that reports it passes it on: one that only says so would swallow it.
+    let passes_on = fallback.is_none()
+        && matches!(
+            strategy,
+            HandlingStrategy::Propagate
+                | HandlingStrategy::FixInput
+                | HandlingStrategy::FixConfiguration
+                | HandlingStrategy::FixCode
+                | HandlingStrategy::FailFast
+        );
     let handle = fallback.unwrap_or_else(|| format!("{c} {action}"));
     if let Some(command) = command_of(site) {
         return command_run(site, command, &handle);
@@ -1577,21 +1587,34 @@ pub(crate) fn try_catch(
         Lang::Python | Lang::Java => "Exception",
         _ => "Error",
     });
+    // The statement that passes it on after the handler's comment, at the handler's indent.
+    let then = |indent: &str, statement: &str| -> String {
+        if passes_on {
+            format!("{handle}\n{indent}{statement}")
+        } else {
+            handle.clone()
+        }
+    };
     let code = match site.lang {
         Lang::Python => {
             let body = the_call.unwrap_or_else(|| format!("...  # the code that reaches {}", reaches()));
+            let handle = then("    ", "raise");
             format!("try:\n    {body}\nexcept {class} as e:\n    if not is_this_error(e):\n        raise\n    {handle}")
         }
         Lang::TypeScript | Lang::JavaScript => {
             let body = the_call.map(|c| format!("{c};")).unwrap_or_else(|| format!("// the code that reaches {}", reaches()));
+            let handle = then("  ", "throw e;");
             format!("try {{\n  {body}\n}} catch (e) {{\n  if (!isThisError(e)) throw e;\n  {handle}\n}}")
         }
-        Lang::Java => match the_call {
+        Lang::Java => {
+            let handle = then("    ", "throw e;");
+            match the_call {
             Some(call) => format!("try {{\n    {call};\n}} catch ({class} e) {{\n    if (!isThisError(e)) throw e;\n    {handle}\n}}"),
             // No call of a caller's is known to raise it: an empty `try` would not compile for a
             // checked exception, so the handler is a method the catch block calls.
             None => format!("// Call from the catch block around the code that reaches {}\nstatic void handle({class} e) throws {class} {{\n    if (!isThisError(e)) throw e;\n    {handle}\n}}", reaches()),
-        },
+            }
+        }
         // An exit ends the process: only a parent that runs the program sees it.
         Lang::Go if site.error_type == ErrorType::Exit => format!(
             "// The program exits at {}: run it as a child process and read its stderr.\nvar stderr bytes.Buffer\ncmd := exec.Command(program, args...)\ncmd.Stderr = &stderr\nif err := cmd.Run(); err != nil {{\n\tif isThisExit(stderr.String()) {{\n\t\t{handle}\n\t}}\n\treturn err\n}}",
@@ -1603,6 +1626,7 @@ pub(crate) fn try_catch(
                 && !site.facts.recovered.as_ref().is_some_and(|r| r.to_error) =>
         {
             let body = the_call.unwrap_or_else(|| format!("// the code that reaches {}", reaches()));
+            let handle = then("\t\t\t", "panic(r)");
             format!("func() {{\n\tdefer func() {{\n\t\tif r := recover(); r != nil {{\n\t\t\tif !isThisPanic(r) {{\n\t\t\t\tpanic(r)\n\t\t\t}}\n\t\t\t{handle}\n\t\t}}\n\t}}()\n\t{body}\n}}()")
         }
         Lang::Go => match the_call {
@@ -1612,10 +1636,12 @@ pub(crate) fn try_catch(
         Lang::Rust => match site.error_type {
             ErrorType::Panic | ErrorType::Assertion => {
                 let body = the_call.unwrap_or_else(|| format!("/* the code that reaches {} */", reaches()));
+                let handle = then("    ", "std::panic::resume_unwind(payload);");
                 format!("let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {{\n    {body}\n}}));\nif let Err(payload) = result {{\n    if !is_this_panic(&*payload) {{\n        std::panic::resume_unwind(payload);\n    }}\n    {handle}\n}}")
             }
             _ => match the_call {
-                Some(call) => format!("if let Err(e) = {call} {{\n    if is_this_error(&e) {{\n        {handle}\n    }}\n}}"),
+                // As Go's: what is not handled here goes on up, this error included.
+                Some(call) => format!("if let Err(e) = {call} {{\n    if is_this_error(&e) {{\n        {handle}\n    }}\n    return Err(e.into());\n}}"),
                 None => format!("// result: the Result of the code that reaches {}\nif let Err(e) = &result {{\n    if is_this_error(e) {{\n        {handle}\n    }}\n}}", reaches()),
             },
         },

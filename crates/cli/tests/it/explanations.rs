@@ -834,6 +834,21 @@ fn explanations_say_what_the_code_and_its_docs_prove() {
         field(r, "validationCode")
     );
 
+    // A handler that reports the error passes it on: it does not swallow it.
+    let catch = field(
+        record(&records, "count must not be negative"),
+        "tryCatchPattern",
+    );
+    assert!(
+        catch.ends_with("holds when calling `count()`.\n    throw e;\n}"),
+        "{catch}"
+    );
+    let catch = field(
+        record(&records, "could not parse the host of the URL"),
+        "tryCatchPattern",
+    );
+    assert!(catch.ends_with("\n    raise"), "{catch}");
+
     // Where no argument avoids it, the case the doc comment gives for its class is the way out.
     let s = record(&records, "the queue is empty")["solutions"].to_string();
     assert!(
