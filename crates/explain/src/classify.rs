@@ -215,6 +215,17 @@ pub(crate) fn background_tag(site: &Site<'_>) -> BackgroundTag {
     if site.facts.command().is_some() && matches!(site.lang, Lang::JavaScript | Lang::TypeScript) {
         return BackgroundTag::InvalidInput;
     }
+    // A case the public function's doc comment gives for the error is part of its contract
+    // (`@throws NoSuchElementException if this list is empty`): a caller's to avoid, not a
+    // broken invariant.
+    // (A Go doc comment's sentence on errors is the function's, not this error's.)
+    if crate::code::is_public(site) && site.lang != Lang::Go {
+        if let Some(doc) = crate::docs::of_site(site) {
+            return by_words(&doc.to_lowercase())
+                .filter(|t| *t != BackgroundTag::InternalInvariant)
+                .unwrap_or(BackgroundTag::InvalidInput);
+        }
+    }
     BackgroundTag::InternalInvariant
 }
 

@@ -834,6 +834,10 @@ fn explanations_say_what_the_code_and_its_docs_prove() {
         field(r, "validationCode")
     );
 
+    // A case a public method documents for its error is its contract, not a broken invariant.
+    let r = record(&records, "NoSuchElementException");
+    assert_eq!(r["backgroundTag"], "invalid-input", "{r}");
+
     // A handler that reports the error passes it on: it does not swallow it.
     let catch = field(
         record(&records, "count must not be negative"),
