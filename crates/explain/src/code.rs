@@ -1513,7 +1513,9 @@ pub(crate) fn try_catch(
             .map(|call| format!("{call}{s}")),
         None => None,
     };
-    // A handler that reports it passes it on: one that only says so would swallow it.
+    // A handler that reports it passes it on: one that only says so would swallow it. (A
+    // recovered panic is not raised again: a handler that recovers only to panic again does
+    // nothing.)
     let passes_on = fallback.is_none()
         && matches!(
             strategy,
@@ -1626,7 +1628,6 @@ pub(crate) fn try_catch(
                 && !site.facts.recovered.as_ref().is_some_and(|r| r.to_error) =>
         {
             let body = the_call.unwrap_or_else(|| format!("// the code that reaches {}", reaches()));
-            let handle = then("\t\t\t", "panic(r)");
             format!("func() {{\n\tdefer func() {{\n\t\tif r := recover(); r != nil {{\n\t\t\tif !isThisPanic(r) {{\n\t\t\t\tpanic(r)\n\t\t\t}}\n\t\t\t{handle}\n\t\t}}\n\t}}()\n\t{body}\n}}()")
         }
         Lang::Go => match the_call {
@@ -1636,7 +1637,6 @@ pub(crate) fn try_catch(
         Lang::Rust => match site.error_type {
             ErrorType::Panic | ErrorType::Assertion => {
                 let body = the_call.unwrap_or_else(|| format!("/* the code that reaches {} */", reaches()));
-                let handle = then("    ", "std::panic::resume_unwind(payload);");
                 format!("let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {{\n    {body}\n}}));\nif let Err(payload) = result {{\n    if !is_this_panic(&*payload) {{\n        std::panic::resume_unwind(payload);\n    }}\n    {handle}\n}}")
             }
             _ => match the_call {

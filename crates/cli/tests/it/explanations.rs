@@ -270,6 +270,9 @@ fn facts_in_each_language() {
         f["function"]["signature"],
         "pub fn push(&mut self, v: u32) -> Result<(), String>"
     );
+    // An arm that binds what is left (`other => …`) is taken when no arm above is.
+    let f = facts_of(&s, &records, "no lane {}");
+    assert_eq!(conditions(&f), pairs(&[("!matches!(n, 1 | 2)", "case")]));
     // A debug assertion is checked only in debug builds; a `#[cfg(unix)]` item is built only
     // there. The check of the arguments is named as validationCode defines it.
     let r = record(&records, "split point {} past the end");

@@ -1047,7 +1047,15 @@ impl<'t, 's> FileFacts<'t, 's> {
         if value.id() == child.id() || case.kind() == "type_case" {
             return None;
         }
-        if v == "_" || v == "default" {
+        // A Rust arm whose pattern is a lone binding (`bound => …`) matches whatever is left,
+        // as `_` does: it tests nothing.
+        let binding = case.kind() == "match_arm"
+            && value.child_by_field_name("condition").is_none()
+            && v.starts_with(|c: char| c.is_ascii_lowercase() || c == '_')
+            && v.chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+            && !matches!(v.as_str(), "true" | "false");
+        if v == "_" || v == "default" || binding {
             return self.default_condition(case, &subject_text);
         }
         let text = match case.kind() {
