@@ -366,7 +366,9 @@ pub(crate) fn handling_strategy(site: &Site<'_>, bg: BackgroundTag) -> HandlingS
         | BackgroundTag::Deprecated => HandlingStrategy::Fallback,
         // A check of the code's own that is no panic: its caller passes it on.
         BackgroundTag::InternalInvariant => HandlingStrategy::Propagate,
-        BackgroundTag::InvalidStateTransition => HandlingStrategy::Fallback,
+        // Called in a state that does not allow it (before a setup call, after `close()`):
+        // the calling code's order is what to fix, there is no other path to take.
+        BackgroundTag::InvalidStateTransition => HandlingStrategy::FixCode,
         BackgroundTag::Cancelled => HandlingStrategy::Ignore,
         BackgroundTag::IoFailure | BackgroundTag::ResourceExhausted => HandlingStrategy::Propagate,
     }

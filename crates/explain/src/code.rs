@@ -3,7 +3,7 @@
 //! facts' own expressions.
 
 use errata_lang::Lang;
-use errata_model::{ErrorType, HandlingStrategy};
+use errata_model::{BackgroundTag, ErrorType, HandlingStrategy};
 
 use crate::prose::{subject, Subject};
 use crate::Site;
@@ -1488,6 +1488,11 @@ fn strategy_comment(site: &Site<'_>, strategy: HandlingStrategy) -> &'static str
         HandlingStrategy::FailFast => "fail-fast: stop and report it",
         HandlingStrategy::FixInput => "fix-input: report the bad input back to where it came from",
         HandlingStrategy::FixConfiguration => "fix-configuration: report the setting to fix",
+        HandlingStrategy::FixCode
+            if crate::classify::background_tag(site) == BackgroundTag::InvalidStateTransition =>
+        {
+            "fix-code: call it only in a state that allows it; fix the order of the calls that got here"
+        }
         HandlingStrategy::FixCode if has_placeholder(site.message) => {
             "fix-code: this is a bug; report it with the values in the message"
         }

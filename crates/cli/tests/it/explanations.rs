@@ -841,6 +841,11 @@ fn explanations_say_what_the_code_and_its_docs_prove() {
     let r = record(&records, "NoSuchElementException");
     assert_eq!(r["backgroundTag"], "invalid-input", "{r}");
 
+    // A call in a state that does not allow it is the calling code's to fix: no other path.
+    let r = record(&records, "the queue is empty");
+    assert_eq!(r["handlingStrategy"], "fix-code", "{r}");
+    assert!(field(r, "tryCatchPattern").contains("call it only in a state that allows it"));
+
     // A handler that reports the error passes it on: it does not swallow it.
     let catch = field(
         record(&records, "count must not be negative"),
