@@ -842,7 +842,7 @@ fn explanations_say_what_the_code_and_its_docs_prove() {
     assert_eq!(r["backgroundTag"], "invalid-input", "{r}");
 
     // A call in a state that does not allow it is the calling code's to fix: no other path.
-    let r = record(&records, "the queue is empty");
+    let r = record(&records, "lid is down");
     assert_eq!(r["handlingStrategy"], "fix-code", "{r}");
     assert!(field(r, "tryCatchPattern").contains("call it only in a state that allows it"));
 
