@@ -172,11 +172,23 @@ impl Rust {
             "error" | "warn" => (ErrorType::Log, None),
             _ => return None,
         };
-        let message = match index {
+        let mut message = match index {
             Some(i) => format_string(args.get(i)?, cx)?,
             // Logging macros take fields and a target before the message.
             None => args.iter().find_map(|a| format_string(a, cx))?,
         };
+        // What the panic prints: these macros put their own words before the message.
+        let prefix = match name {
+            "unreachable" => Some("internal error: entered unreachable code: "),
+            "unimplemented" => Some("not implemented: "),
+            "todo" => Some("not yet implemented: "),
+            _ => None,
+        };
+        if let Some(prefix) = prefix {
+            let mut t = Template::literal(prefix);
+            t.append(message);
+            message = t;
+        }
         let found = Found::new(node, message, ty);
         Some(match (ty, name) {
             (ErrorType::Assertion, _) => found.severity(Severity::Fatal),
