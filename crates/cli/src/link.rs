@@ -265,6 +265,16 @@ fn relink(
             .get(RefKind::Handler, &name, fam)
             .iter()
             .filter(|h| !only_on_the_way || on_the_way(h, &found_callers, found_entry.as_ref()))
+            // A handler of another package's or crate's class of the same name (another
+            // version's copy of the crate, too) handles another error.
+            .filter(|h| {
+                names_this_class(
+                    lang_of(&item.record.file_path),
+                    &item.record.file_path,
+                    &name,
+                    h,
+                )
+            })
             .take(MAX_LINKS)
             .map(|h| reference(h, true))
             .collect(),
@@ -662,7 +672,7 @@ fn creations(index: &RefIndex, class: &str, fam: u8, file: &str) -> Vec<Referenc
     let name = class_name(class);
     // `Error { inner }` in another folder is another crate's or package's `Error`.
     let generic = GENERIC_CLASSES.contains(&name.as_str());
-    let lang = Lang::from_path(std::path::Path::new(file));
+    let lang = lang_of(file);
     let mut found: Vec<&Found> = index
         .get(RefKind::Call, &name, fam)
         .iter()
@@ -718,6 +728,10 @@ fn other_variant(facts: &Facts, text: &str) -> bool {
         })
         .collect();
     !named.is_empty() && !named.contains(&variant.as_str())
+}
+
+fn lang_of(file: &str) -> Option<Lang> {
+    Lang::from_path(std::path::Path::new(file))
 }
 
 /// Whether the creation `f` of a class named `name` can be of the class that `file` words,
