@@ -76,7 +76,7 @@ impl<'t> Found<'t> {
     }
 
     pub(crate) fn class(mut self, class: Option<String>) -> Self {
-        self.class = class;
+        self.class = class.map(|c| without_module_alias(&c).to_owned());
         self
     }
 
@@ -1056,9 +1056,46 @@ pub(crate) fn log_severity(method: &str) -> Option<Severity> {
     }
 }
 
+/// A class as its users name it, without the alias TypeScript's CommonJS output gives the
+/// module it comes from (`error_1.VerificationError` is `VerificationError` of `../error`): no
+/// code outside the compiled file can name `error_1`.
+fn without_module_alias(class: &str) -> &str {
+    match class.split_once('.') {
+        Some((module, name))
+            if !name.contains('.')
+                && module.rsplit_once('_').is_some_and(|(head, n)| {
+                    !head.is_empty() && !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())
+                }) =>
+        {
+            name
+        }
+        _ => class,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_compiled_module_alias_is_no_part_of_the_class() {
+        assert_eq!(
+            without_module_alias("error_1.VerificationError"),
+            "VerificationError"
+        );
+        assert_eq!(
+            without_module_alias("errors.VerificationError"),
+            "errors.VerificationError"
+        );
+        assert_eq!(
+            without_module_alias("java.io.IOException"),
+            "java.io.IOException"
+        );
+        assert_eq!(
+            without_module_alias("VerificationError"),
+            "VerificationError"
+        );
+    }
 
     /// `raise error(msg)` of a parameter names the class the parameter defaults to, or none:
     /// the parameter's own name is no class (runpy's `_get_main_module_details(error=ImportError)`).
