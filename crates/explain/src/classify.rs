@@ -144,6 +144,10 @@ const BACKGROUNDS: &[(&[&str], BackgroundTag)] = &[
             "state",
             "closed",
             "not started",
+            "not initialized",
+            "not initialised",
+            "uninitialized",
+            "uninitialised",
             "already",
             "before",
             "after",
@@ -177,6 +181,10 @@ pub(crate) fn background_tag(site: &Site<'_>) -> BackgroundTag {
     }
     if class.contains("timeout") {
         return BackgroundTag::Timeout;
+    }
+    // `next()` past the end, `getLast()` of an empty list: the object is in no state for it.
+    if class.ends_with("nosuchelementexception") {
+        return BackgroundTag::InvalidStateTransition;
     }
     if class.contains("notfound") || class.contains("keyerror") || class.contains("filenotfound") {
         return BackgroundTag::NotFound;
@@ -418,6 +426,18 @@ mod tests {
         assert_eq!(
             tag("network unreachable"),
             Some(BackgroundTag::NetworkFailure)
+        );
+    }
+
+    #[test]
+    fn an_uninitialised_api_is_a_state_not_an_invariant() {
+        assert_eq!(
+            by_words("sqlite api not initialized"),
+            Some(BackgroundTag::InvalidStateTransition)
+        );
+        assert_eq!(
+            by_words("the pool is uninitialised"),
+            Some(BackgroundTag::InvalidStateTransition)
         );
     }
 

@@ -838,7 +838,7 @@ fn explanations_say_what_the_code_and_its_docs_prove() {
     );
 
     // A case a public method documents for its error is its contract, not a broken invariant.
-    let r = record(&records, "NoSuchElementException");
+    let r = record(&records, "ArithmeticException");
     assert_eq!(r["backgroundTag"], "invalid-input", "{r}");
 
     // A call in a state that does not allow it is the calling code's to fix: no other path.
