@@ -260,6 +260,7 @@ fn relink(
     // A sentinel is one value, and a class whose own text this record is has only this
     // error: whatever tests for it handles this error. Any other class may be raised elsewhere.
     let only_on_the_way = sentinel.is_none() && own_class.is_none();
+    let lang = lang_of(&item.record.file_path);
     let found_handlers: Vec<Reference> = match handled_name(item.record.error_class.as_deref()) {
         Some(name) => index
             .get(RefKind::Handler, &name, fam)
@@ -267,14 +268,7 @@ fn relink(
             .filter(|h| !only_on_the_way || on_the_way(h, &found_callers, found_entry.as_ref()))
             // A handler of another package's or crate's class of the same name (another
             // version's copy of the crate, too) handles another error.
-            .filter(|h| {
-                names_this_class(
-                    lang_of(&item.record.file_path),
-                    &item.record.file_path,
-                    &name,
-                    h,
-                )
-            })
+            .filter(|h| names_this_class(lang, &item.record.file_path, &name, h))
             .take(MAX_LINKS)
             .map(|h| reference(h, true))
             .collect(),

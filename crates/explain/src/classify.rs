@@ -240,9 +240,7 @@ pub(crate) fn background_tag(site: &Site<'_>) -> BackgroundTag {
 /// The background the words of a (lower-case) message name, if any.
 fn by_words(m: &str) -> Option<BackgroundTag> {
     // `unreachable!()`, "Unreachable: …": the code's own claim, not a host out of reach.
-    if m.trim_start().starts_with("unreachable")
-        || m.starts_with("internal error: entered unreachable code")
-    {
+    if m.trim_start().starts_with("unreachable") || m.starts_with(errata_model::RUST_UNREACHABLE) {
         return Some(BackgroundTag::InternalInvariant);
     }
     BACKGROUNDS
@@ -344,11 +342,7 @@ pub(crate) fn handling_strategy(site: &Site<'_>, bg: BackgroundTag) -> HandlingS
         // A panic the package recovers is what the recovering function makes of it.
         ErrorType::Panic if site.facts.recovered.is_some() => {}
         // The author's claim that no input gets there (`unreachable!`): if it does, the code is wrong.
-        ErrorType::Panic
-            if site
-                .message
-                .starts_with("internal error: entered unreachable code") =>
-        {
+        ErrorType::Panic if site.message.starts_with(errata_model::RUST_UNREACHABLE) => {
             return HandlingStrategy::FixCode
         }
         ErrorType::Panic | ErrorType::Assertion

@@ -791,6 +791,7 @@ fn deciding_bool(site: &Site<'_>) -> Option<(String, bool)> {
 pub(crate) fn example_fix(
     site: &Site<'_>,
     strategy: HandlingStrategy,
+    background: BackgroundTag,
     way_out: Option<&str>,
 ) -> String {
     let c = comment(site.lang);
@@ -799,7 +800,7 @@ pub(crate) fn example_fix(
     if let Some(class) = python_warning(site) {
         return format!(
             "# before: the {class} is hidden or printed by the warning filters, and the call goes on\n# after: it is recorded where it is raised and handled there\n{}",
-            try_catch(site, strategy, way_out)
+            try_catch(site, strategy, background, way_out)
         );
     }
     if site.error_type == ErrorType::Log {
@@ -877,7 +878,7 @@ pub(crate) fn example_fix(
     }
     format!(
         "{c} before: \"{fragment}\" is handled like any other error, or not at all\n{c} after: it is told apart (typeGuard) and handled on its own\n{}",
-        try_catch(site, strategy, way_out)
+        try_catch(site, strategy, background, way_out)
     )
 }
 
@@ -1469,7 +1470,12 @@ pub(crate) fn way_out(solutions: &[String]) -> Option<String> {
 
 /// What the handling strategy does, as a comment inside the handler: the way out (see
 /// [`way_out`]) where there is one, else the strategy's own words.
-fn action_comment(site: &Site<'_>, strategy: HandlingStrategy, way_out: Option<&str>) -> String {
+fn action_comment(
+    site: &Site<'_>,
+    strategy: HandlingStrategy,
+    background: BackgroundTag,
+    way_out: Option<&str>,
+) -> String {
     if let Some(avoid) = way_out {
         let mut chars = avoid.chars();
         let first = chars
@@ -1478,18 +1484,21 @@ fn action_comment(site: &Site<'_>, strategy: HandlingStrategy, way_out: Option<&
             .unwrap_or_default();
         return format!("{}: {first}{}", strategy.as_str(), chars.as_str());
     }
-    strategy_comment(site, strategy).to_owned()
+    strategy_comment(site, strategy, background).to_owned()
 }
 
-fn strategy_comment(site: &Site<'_>, strategy: HandlingStrategy) -> &'static str {
+fn strategy_comment(
+    site: &Site<'_>,
+    strategy: HandlingStrategy,
+    background: BackgroundTag,
+) -> &'static str {
     match strategy {
         HandlingStrategy::Retry => "retry: the failure is transient; try again after a delay",
         HandlingStrategy::Fallback => "fallback: take another path",
         HandlingStrategy::FailFast => "fail-fast: stop and report it",
         HandlingStrategy::FixInput => "fix-input: report the bad input back to where it came from",
         HandlingStrategy::FixConfiguration => "fix-configuration: report the setting to fix",
-        HandlingStrategy::FixCode
-            if crate::classify::background_tag(site) == BackgroundTag::InvalidStateTransition =>
+        HandlingStrategy::FixCode if background == BackgroundTag::InvalidStateTransition =>
         {
             "fix-code: call it only in a state that allows it; fix the order of the calls that got here"
         }
@@ -1505,6 +1514,7 @@ fn strategy_comment(site: &Site<'_>, strategy: HandlingStrategy) -> &'static str
 pub(crate) fn try_catch(
     site: &Site<'_>,
     strategy: HandlingStrategy,
+    background: BackgroundTag,
     way_out: Option<&str>,
 ) -> String {
     if site.error_type == ErrorType::Log && python_warning(site).is_none() {
@@ -1512,7 +1522,7 @@ pub(crate) fn try_catch(
     }
     let c = comment(site.lang);
     let s = semi(site.lang);
-    let action = action_comment(site, strategy, way_out);
+    let action = action_comment(site, strategy, background, way_out);
     let fallback = match deciding_bool(site) {
         Some((name, avoid)) => public_call(site, Some((&name, bool_literal(site.lang, avoid))))
             .map(|call| format!("{call}{s}")),

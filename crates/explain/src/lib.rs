@@ -222,11 +222,11 @@ pub fn explain(site: &Site<'_>) -> Explanation {
         trigger_scenarios: fence(prose::trigger_scenarios(site)),
         common_situations: fence(prose::common_situations(site)),
         solutions: solutions.into_iter().map(fence).collect(),
-        example_fix: code::example_fix(site, strategy, way_out.as_deref()),
+        example_fix: code::example_fix(site, strategy, background, way_out.as_deref()),
         handling_strategy: strategy,
         validation_code: code::validation_code(site),
         type_guard: code::type_guard(site),
-        try_catch_pattern: code::try_catch(site, strategy, way_out.as_deref()),
+        try_catch_pattern: code::try_catch(site, strategy, background, way_out.as_deref()),
         prevention_tips: prose::prevention_tips(site)
             .into_iter()
             .map(fence)

@@ -24,6 +24,9 @@ mod status;
 mod template;
 
 pub use paths::is_test_path;
+
+/// What Rust's `unreachable!` prints before its message: the message a user sees starts with it.
+pub const RUST_UNREACHABLE: &str = "internal error: entered unreachable code";
 pub use record::{
     record_id, slug, BackgroundTag, ErrorType, ExportLine, HandlingStrategy, MatchEntry, Record,
     Ref, RefKind, Severity, EXPECT_SEPARATOR, EXPLANATION_FIELDS, SCHEMA_V2, SCHEMA_VERSION,

@@ -178,8 +178,9 @@ impl Rust {
             None => args.iter().find_map(|a| format_string(a, cx))?,
         };
         // What the panic prints: these macros put their own words before the message.
+        let unreachable = format!("{}: ", errata_model::RUST_UNREACHABLE);
         let prefix = match name {
-            "unreachable" => Some("internal error: entered unreachable code: "),
+            "unreachable" => Some(unreachable.as_str()),
             "unimplemented" => Some("not implemented: "),
             "todo" => Some("not yet implemented: "),
             _ => None,
