@@ -334,13 +334,18 @@ pub(crate) fn entry(
     if let Some(entry) = program_entry(program, file) {
         return Some(entry);
     }
+    // A library bundled in a program (npm's `node_modules`) is reached by the program's
+    // users through its commands: a command found up the calls is the way in, and the
+    // library's own exports only when none is.
+    let bundled = js && program.name.is_some();
     let own = definition_at(graph, family, file, &function.name, function.line);
-    if own
-        .as_ref()
-        .is_some_and(|d| is_way_in(lang, file, &function.name, d))
-    {
+    let own_way_in = own.as_ref().is_some_and(|d| {
+        is_way_in(lang, file, &function.name, d) && (!js || library_code(program, file))
+    });
+    if own_way_in && !bundled {
         return None;
     }
+    let mut exported: Option<Vec<(Option<String>, Vec<Step>)>> = None;
     if let Some(entry) = own
         .filter(|_| lang == Lang::Java)
         .and_then(|d| java_override(graph, program, family, file, &function.name, &d))
@@ -379,8 +384,25 @@ pub(crate) fn entry(
                     found.push((Some(command), chain));
                     continue;
                 }
-            } else if is_way_in(lang, &file, &name, &def) {
-                found.push((None, chain));
+            }
+            if is_way_in(lang, &file, &name, &def) && (!js || library_code(program, &file)) {
+                if !bundled {
+                    found.push((None, chain));
+                    continue;
+                }
+                exported
+                    .get_or_insert_with(Vec::new)
+                    .push((None, chain.clone()));
+            }
+            // A public method of a class kept to the project, called through the public
+            // type it implements: the way in is that type's method.
+            if let Some(over) = (lang == Lang::Java)
+                .then(|| java_override(graph, program, family, &file, &name, &def))
+                .flatten()
+            {
+                let mut through = over.chain;
+                through.extend(chain);
+                found.push((None, through));
                 continue;
             }
             for c in callers(graph, program, lang, family, &file, &name, &chain) {
@@ -390,22 +412,37 @@ pub(crate) fn entry(
             }
         }
         if !found.is_empty() {
-            let mut entry = ways_in(found);
-            if entry.command.is_some() {
-                entry.usage = program.usage(&entry.chain[0].file);
-            }
-            // The class of the way in, the one step a caller calls: its file is read once.
-            if let Some(top) = entry.chain.first_mut() {
-                top.owner = owner_of(lang, &program.root, &top.file, top.line, &top.signature);
-            }
-            return Some(entry);
+            return Some(finish(found, lang, program));
         }
         if next.is_empty() {
             break;
         }
         frontier = next;
     }
-    None
+    match exported {
+        Some(found) if !own_way_in => Some(finish(found, lang, program)),
+        _ => None,
+    }
+}
+
+/// The entry of the ways in found at one depth, with the usage of its command and the class
+/// of its first step, the one a caller calls (its file is read once).
+fn finish(found: Vec<(Option<String>, Vec<Step>)>, lang: Lang, program: &Program) -> Entry {
+    let mut entry = ways_in(found);
+    if entry.command.is_some() {
+        entry.usage = program.usage(&entry.chain[0].file);
+    }
+    if let Some(top) = entry.chain.first_mut().filter(|t| t.owner.is_none()) {
+        top.owner = owner_of(lang, &program.root, &top.file, top.line, &top.signature);
+    }
+    entry
+}
+
+/// Whether the JavaScript `file` is code of a library, whose exports are what its users call:
+/// a package under `node_modules/`, or a repository that installs no program. A program's
+/// own modules export to each other; its users run its commands.
+fn library_code(program: &Program, file: &str) -> bool {
+    program.name.is_none() || file.starts_with("node_modules/") || file.contains("/node_modules/")
 }
 
 /// The command of a Go program whose code `file` is, as the way in to any site of it, in a
@@ -688,7 +725,7 @@ fn owner_of(
             let ty = receiver.split_whitespace().last()?.trim_start_matches('*');
             Some(ty.split('[').next().unwrap_or(ty).to_owned())
         }
-        Lang::Python | Lang::Rust | Lang::Java => {
+        Lang::Python | Lang::Rust | Lang::Java | Lang::JavaScript | Lang::TypeScript => {
             let text = std::fs::read_to_string(root.join(file)).ok()?;
             let lines: Vec<&str> = text.lines().collect();
             let at = (line as usize).checked_sub(1)?;
@@ -711,6 +748,17 @@ fn owner_of(
                 };
                 return match lang {
                     Lang::Python => t.strip_prefix("class ").and_then(word),
+                    // `class X`, `export default class X`, `export abstract class X`.
+                    Lang::JavaScript | Lang::TypeScript => {
+                        let words: Vec<&str> = t.split_whitespace().collect();
+                        let at = words.iter().position(|w| *w == "class")?;
+                        let modifiers = ["export", "default", "abstract", "declare"];
+                        words[..at]
+                            .iter()
+                            .all(|w| modifiers.contains(w))
+                            .then(|| word(words.get(at + 1)?))
+                            .flatten()
+                    }
                     // A class nested in another, or not public, is no caller's to name.
                     Lang::Java => {
                         let words: Vec<&str> = t.split_whitespace().collect();
@@ -737,7 +785,6 @@ fn owner_of(
             }
             None
         }
-        Lang::JavaScript | Lang::TypeScript => None,
     }
 }
 
@@ -892,8 +939,9 @@ fn definition_at<'a>(
 /// Whether code outside the project may call the function `name` defined by `def` in `file`:
 /// by the language's own rule of what a module offers (Python's leading underscore, Go's
 /// capital letter, Java's `public`, Rust's `pub`), outside folders the language keeps to the
-/// project (`internal`, the JDK's `sun` and `jdk.internal`). JavaScript declares its exports
-/// apart from its functions: there, only a command is a way in.
+/// project (`internal`, the JDK's `sun` and `jdk.internal`); or that the extractor found
+/// exposed though its head does not say so: a Rust trait method, a Java interface method, a
+/// JavaScript module's export.
 fn is_way_in(lang: Lang, file: &str, name: &str, def: &Definition<'_>) -> bool {
     if def.nested || errata_model::is_test_path(file) || is_test_name(name) {
         return false;
@@ -926,9 +974,10 @@ fn is_way_in(lang: Lang, file: &str, name: &str, def: &Definition<'_>) -> bool {
         }
         Lang::Java => {
             let modifiers = sig.split('(').next().unwrap_or(sig);
-            modifiers
-                .split_whitespace()
-                .any(|w| w == "public" || w == "protected")
+            (def.exposed
+                || modifiers
+                    .split_whitespace()
+                    .any(|w| w == "public" || w == "protected"))
                 && !dirs
                     .iter()
                     .any(|d| matches!(*d, "internal" | "sun" | "impl"))
@@ -940,12 +989,12 @@ fn is_way_in(lang: Lang, file: &str, name: &str, def: &Definition<'_>) -> bool {
                     .all(|w| matches!(w, "async" | "const" | "unsafe" | "extern" | "\"C\""))
                     && rest.contains("fn ")
             });
-            public
+            (public || def.exposed)
                 && !dirs
                     .iter()
                     .any(|d| matches!(*d, "tests" | "benches" | "examples"))
         }
-        Lang::JavaScript | Lang::TypeScript => false,
+        Lang::JavaScript | Lang::TypeScript => def.exposed,
     }
 }
 
@@ -1022,6 +1071,7 @@ mod tests {
             file: "",
             line: 1,
             nested: false,
+            exposed: false,
             signature,
         }
     }

@@ -204,8 +204,10 @@ pub(crate) fn is_public(site: &Site<'_>) -> bool {
             };
             exported(&f.name) && (owner.is_empty() || exported(owner))
         }
-        Lang::Java => sig.contains("public ") && !sig.contains("private "),
-        Lang::Rust => (sig.starts_with("pub ") || sig.contains(" pub ")) && !sig.contains("pub("),
+        Lang::Java => f.exposed || sig.contains("public ") && !sig.contains("private "),
+        Lang::Rust => {
+            f.exposed || (sig.starts_with("pub ") || sig.contains(" pub ")) && !sig.contains("pub(")
+        }
         Lang::TypeScript | Lang::JavaScript => {
             // `[_private]()` and `[SYMBOL]()` are computed names, not callable by name.
             !f.name.starts_with(['_', '#', '['])
@@ -255,11 +257,13 @@ pub(crate) fn kept_inside(site: &Site<'_>) -> bool {
 
 /// `MSVCCompiler` as a variable: `msvc_compiler` (Python, Rust) or `msvcCompiler`.
 fn variable_for(lang: Lang, owner: &str) -> String {
-    let base = owner
-        .trim_start_matches('*')
-        .split(['<', '['])
-        .next()
-        .unwrap_or(owner)
+    // `&'a mut Serializer<W>` is a `Serializer`.
+    let head = owner.split(['<', '[']).next().unwrap_or(owner);
+    let base = head
+        .split_whitespace()
+        .last()
+        .unwrap_or(head)
+        .trim_start_matches(['*', '&'])
         .rsplit(['.', ':'])
         .next()
         .unwrap_or(owner);

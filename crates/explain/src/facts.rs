@@ -186,6 +186,10 @@ pub struct Function {
     /// module cannot call it.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub unexported: bool,
+    /// Callable from outside its module though its head does not say so: a method of a Rust
+    /// trait or of its `impl` for a type, or of a public Java interface.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub exposed: bool,
 }
 
 /// How code reaches a property accessor.

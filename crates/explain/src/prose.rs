@@ -905,6 +905,23 @@ fn way_in(site: &Site<'_>) -> String {
         _ => format!(" It is reached from {} as well.", and_list(&also)),
     };
     let first = match (&entry.command, entry.chain.first()) {
+        // A method of a public type that a method on the way implements: a call of it runs
+        // that method, which calls on down to the site.
+        (None, Some(top)) if top.overridden && entry.chain.len() > 1 => {
+            let implementation = &calls[0];
+            let rest = calls[1..]
+                .iter()
+                .map(|c| format!("calls {c}"))
+                .collect::<Vec<_>>()
+                .join(", which ");
+            format!(
+                " It is reached from `{}.{}()` ({}:{}): a call of it runs its implementation {implementation}, which {rest}.",
+                top.owner.as_deref().unwrap_or_default(),
+                top.function,
+                top.file,
+                top.line,
+            )
+        }
         // A method of a public type that the site's method implements: a call of it reaches
         // the site by dispatch.
         (None, Some(top)) if top.overridden => format!(
@@ -932,13 +949,24 @@ fn way_in(site: &Site<'_>) -> String {
             " It runs under the `{command}` command: `{}()` ({}:{}) {below}.",
             top.function, top.file, top.line
         ),
-        (None, Some(top)) => format!(
-            " It is reached from `{}()` ({}:{}, `{}`), which {below}.",
-            top.function,
-            top.file,
-            top.line,
-            top.signature.replace('`', "'")
-        ),
+        (None, Some(top)) => {
+            // A constructor is called as its class: `new Pack()`.
+            let call = match &top.owner {
+                Some(owner) if top.function == "constructor" || top.function == *owner => {
+                    format!("new {owner}()")
+                }
+                Some(owner) if top.function == "__init__" => format!("{owner}()"),
+                Some(owner) if site.lang == Lang::Rust => format!("{owner}::{}()", top.function),
+                Some(owner) => format!("{owner}.{}()", top.function),
+                None => format!("{}()", top.function),
+            };
+            format!(
+                " It is reached from `{call}` ({}:{}, `{}`), which {below}.",
+                top.file,
+                top.line,
+                top.signature.replace('`', "'")
+            )
+        }
         (None, None) => return String::new(),
     };
     first + &also

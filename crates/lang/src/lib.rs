@@ -17,7 +17,7 @@
 //! ```
 
 mod names;
-pub use names::{names, Name};
+pub use names::{js_exports, names, Name};
 
 use std::path::Path;
 

@@ -53,9 +53,46 @@ pub fn names(code: &str) -> impl Iterator<Item = Name<'_>> {
     })
 }
 
+/// The names a JavaScript or TypeScript module exports, read from its text: `exports.f` and
+/// what is assigned to it (`exports.Pack = Pack`), `module.exports = f` or `= { f, g }`,
+/// `export { f, g as h }` and `export default f`. Declarations exported where they are made
+/// (`export function f`) are the parser's to see.
+pub fn js_exports(src: &str) -> std::collections::HashSet<&str> {
+    let mut out = std::collections::HashSet::new();
+    let mut after_exports = false;
+    for n in names(src) {
+        let before = src[..n.start].trim_end();
+        if before.ends_with("exports.") || before.ends_with("export default") {
+            out.insert(n.text);
+            after_exports = before.ends_with("exports.");
+            continue;
+        }
+        // `exports.Pack = Pack`: the value assigned is exported under that name.
+        if after_exports && before.ends_with('=') && !before.ends_with("==") {
+            out.insert(n.text);
+        }
+        after_exports = false;
+    }
+    for head in ["module.exports", "export {", "export{"] {
+        for (at, _) in src.match_indices(head) {
+            let rest = src[at + head.len()..].trim_start();
+            let rest = rest.strip_prefix('=').map_or(rest, str::trim_start);
+            let list = match rest.strip_prefix('{') {
+                Some(inner) => &inner[..inner.find('}').unwrap_or(inner.len())],
+                None if head == "module.exports" => {
+                    &rest[..rest.find([';', '\n']).unwrap_or(rest.len())]
+                }
+                None => &rest[..rest.find('}').unwrap_or(rest.len())],
+            };
+            out.extend(names(list).map(|n| n.text));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
-    use super::names;
+    use super::{js_exports, names};
 
     #[test]
     fn names_outside_strings_with_their_members() {
@@ -66,5 +103,17 @@ mod tests {
             found,
             [("a", false), ("b", true), ("f", false), ("x_1", false)]
         );
+    }
+
+    #[test]
+    fn a_module_exports_what_its_export_forms_name() {
+        let src = "class Pack {}\nfunction helper () {}\nfunction inner () {}\nexports.Pack = Pack;\nmodule.exports.run = run;\nmodule.exports = { make, load: loader }\nexport { a, b as c }\nexport default Thing\nif (x == y) {}\n";
+        let found = js_exports(src);
+        for name in ["Pack", "run", "make", "loader", "a", "b", "c", "Thing"] {
+            assert!(found.contains(name), "{name}: {found:?}");
+        }
+        for name in ["helper", "inner", "x", "y"] {
+            assert!(!found.contains(name), "{name}: {found:?}");
+        }
     }
 }

@@ -345,6 +345,11 @@ pub enum RefKind {
     /// A call inside a `try` of its function: named by the called name, its text is the
     /// clauses that catch around it, innermost first (`Catch::encode_all` of errata-explain).
     Catches,
+    /// A definition that code outside its module may call though its head does not say so:
+    /// a method of a Rust trait or of its `impl` for a type, of a public Java interface, an
+    /// exported JavaScript function or a public method of an exported class. It follows the
+    /// [`RefKind::Definition`] of the same name and line.
+    Exposed,
 }
 
 /// Between the pattern and the call in the text of a [`RefKind::Expect`] reference.
@@ -360,6 +365,7 @@ impl RefKind {
             RefKind::Expect => "expect",
             RefKind::Builds => "builds",
             RefKind::Catches => "catches",
+            RefKind::Exposed => "exposed",
         }
     }
 
@@ -373,6 +379,7 @@ impl RefKind {
             RefKind::Expect,
             RefKind::Builds,
             RefKind::Catches,
+            RefKind::Exposed,
         ]
         .into_iter()
         .find(|k| k.as_str() == s)

@@ -47,6 +47,8 @@ struct Def {
     line: u32,
     /// Defined inside another function (a closure, a nested `def`, an anonymous class).
     nested: bool,
+    /// Callable from outside its module though its head does not say so ([`RefKind::Exposed`]).
+    exposed: bool,
     signature: Box<str>,
 }
 
@@ -63,6 +65,9 @@ pub struct Definition<'a> {
     pub file: &'a str,
     pub line: u32,
     pub nested: bool,
+    /// Callable from outside its module though its head does not say so: a method of a Rust
+    /// trait or trait `impl`, of a Java interface, an exported JavaScript function or method.
+    pub exposed: bool,
     /// The declaration up to its body, on one line.
     pub signature: &'a str,
 }
@@ -134,8 +139,21 @@ impl CallGraph {
                         file,
                         line,
                         nested: !function.is_empty(),
+                        exposed: false,
                         signature: text.into(),
                     });
+                }
+                RefKind::Exposed => {
+                    // It follows the definition it marks.
+                    let id = self.intern(name);
+                    if let Some(d) = self
+                        .defs
+                        .get_mut(&(id, family))
+                        .and_then(|list| list.last_mut())
+                        .filter(|d| d.file == file && d.line == line)
+                    {
+                        d.exposed = true;
+                    }
                 }
                 _ => {}
             }
@@ -219,6 +237,7 @@ impl CallGraph {
                 file: &self.files[d.file as usize].path,
                 line: d.line,
                 nested: d.nested,
+                exposed: d.exposed,
                 signature: &d.signature,
             })
     }

@@ -151,6 +151,10 @@ impl RefIndex {
         // Counts are only compared with small limits: past `COUNTED` files, a name is common,
         // and memory does not grow with the repository.
         const COUNTED: usize = 64;
+        // What a definition offers is the call graph's to know, not a link of a record.
+        if kind == RefKind::Exposed {
+            return;
+        }
         if kind == RefKind::Definition {
             let files = self.defined_in.entry((name.to_owned(), fam)).or_default();
             if files.len() < COUNTED && !files.contains(path) {

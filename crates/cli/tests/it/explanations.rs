@@ -1052,7 +1052,7 @@ fn the_way_in_from_outside_is_the_nearest_public_function_up_the_proven_calls() 
     );
     let doc = documentation_of(&records, "host name holds a NUL");
     assert!(
-        doc.contains("It is reached from `byName()` (src/Host.java:2, `public static Host byName(String name)`)"),
+        doc.contains("It is reached from `Host.byName()` (src/Host.java:2, `public static Host byName(String name)`)"),
         "{doc}"
     );
     let doc = documentation_of(&records, "chunk size must be above zero");
@@ -1483,6 +1483,57 @@ fn a_java_method_is_reached_through_the_public_method_it_implements() {
         !r["documentation"].as_str().unwrap().contains("implements"),
         "{}",
         r["documentation"]
+    );
+}
+
+/// What a module offers without saying so in a function's head is a way in too: a method of
+/// a Rust trait `impl`, an exported JavaScript class's methods and its constructor (a library
+/// that installs no program), a Java interface's methods, and a public method of a class kept
+/// to the project that implements a public interface's, on the way up from a private helper.
+#[test]
+fn trait_impls_exports_and_interfaces_are_ways_in() {
+    let s = Scratch::new();
+    s.write(
+        "tree/src/codec.rs",
+        "pub struct Codec;\n\nimpl std::str::FromStr for Codec {\n    type Err = String;\n    fn from_str(s: &str) -> Result<Codec, String> {\n        check(s)?;\n        Ok(Codec)\n    }\n}\n\nfn check(s: &str) -> Result<(), String> {\n    if s.is_empty() {\n        return Err(\"empty codec name\".to_owned());\n    }\n    Ok(())\n}\n\ntrait Hidden {\n    fn go(&self);\n}\n\nimpl Hidden for Codec {\n    fn go(&self) {\n        inner();\n    }\n}\n\nfn inner() {\n    panic!(\"hidden trait reached\");\n}\n",
+    );
+    s.write(
+        "tree/lib/pack.js",
+        "'use strict'\n\nclass Pack {\n  constructor (opts) {\n    this.level = level(opts)\n  }\n\n  #drain () {\n    throw new Error('drained twice')\n  }\n}\n\nfunction level (opts) {\n  if (opts.level > 9) {\n    throw new RangeError('compression level above 9')\n  }\n  return opts.level\n}\n\nmodule.exports = Pack\n",
+    );
+    s.write(
+        "tree/java.base/java/util/Source.java",
+        "package java.util;\n\npublic interface Source {\n    default int next(int n) {\n        if (n < 0) {\n            throw new IllegalArgumentException(\"next below zero\");\n        }\n        return n;\n    }\n\n    int read(int n);\n}\n",
+    );
+    s.write(
+        "tree/java.base/sun/util/FileSource.java",
+        "package sun.util;\n\nimport java.util.Source;\n\npublic class FileSource implements Source {\n    public int read(int n) {\n        return fill(n);\n    }\n\n    private int fill(int n) {\n        if (n > 4096) {\n            throw new IllegalStateException(\"buffer overrun in fill\");\n        }\n        return n;\n    }\n}\n",
+    );
+    s.ok(&["index", "tree", "--repo", "acme/offers"]);
+    let records = s.records();
+    let doc = documentation_of(&records, "empty codec name");
+    assert!(
+        doc.contains("It is reached from `Codec::from_str()` (src/codec.rs:5,"),
+        "{doc}"
+    );
+    // A trait the file keeps to the crate offers nothing outside it.
+    let doc = documentation_of(&records, "hidden trait reached");
+    assert!(!doc.contains("reached from"), "{doc}");
+    let doc = documentation_of(&records, "compression level above 9");
+    assert!(
+        doc.contains("It is reached from `new Pack()` (lib/pack.js:4,"),
+        "{doc}"
+    );
+    // A private method is no way in, nor a method of a class the module does not export.
+    let doc = documentation_of(&records, "drained twice");
+    assert!(!doc.contains("reached from"), "{doc}");
+    // An interface's method is public without the word; nothing above it is looked for.
+    let doc = documentation_of(&records, "next below zero");
+    assert!(!doc.contains("reached from"), "{doc}");
+    let doc = documentation_of(&records, "buffer overrun in fill");
+    assert!(
+        doc.contains("It is reached from `Source.read()` (java.base/java/util/Source.java:11): a call of it runs its implementation `read()` (java.base/sun/util/FileSource.java:6), which calls `fill()`."),
+        "{doc}"
     );
 }
 
@@ -2098,9 +2149,15 @@ fn an_unexported_javascript_function_is_not_called_from_outside() {
     );
     s.ok(&["index", "lib", "--repo", "acme/cookies"]);
     let records = s.records();
+    // Its code calls the export that reaches it.
     let hidden = record_of(&records, "Invalid cookie domain");
     let code = hidden["tryCatchPattern"].as_str().unwrap();
-    assert!(!code.contains("checkDomain("), "{code}");
+    let calls = |name: &str| {
+        code.lines()
+            .any(|l| !l.trim_start().starts_with("//") && l.contains(name))
+    };
+    assert!(!calls("checkDomain("), "{code}");
+    assert!(calls("setCookie(headers, cookie)"), "{code}");
     let shown = record_of(&records, "Invalid cookie name");
     let code = shown["tryCatchPattern"].as_str().unwrap();
     assert!(code.contains("setCookie("), "{code}");

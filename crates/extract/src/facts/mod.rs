@@ -682,6 +682,9 @@ impl<'t, 's> FileFacts<'t, 's> {
             .parent()
             .is_some_and(|p| matches!(p.kind(), "arguments" | "argument_list"));
         let unexported = self.unexported(node, &name);
+        // JavaScript's exports are read once a file, by the references' walk.
+        let exposed = matches!(self.lang, Lang::Rust | Lang::Java)
+            && refs::exposed(self.lang, node, &name, self.src, &mut None);
         Function {
             name,
             owner,
@@ -693,6 +696,7 @@ impl<'t, 's> FileFacts<'t, 's> {
             callback,
             generator: is_generator(node, self.src),
             unexported,
+            exposed,
             accessor: accessor(node, self.src),
         }
     }
@@ -717,35 +721,7 @@ impl<'t, 's> FileFacts<'t, 's> {
         if parent.kind() != "program" {
             return false;
         }
-        let src = self.src;
-        let named_in = |text: &str| errata_lang::names(text).any(|n| n.text == name);
-        // `exports.f`, `module.exports.f`, `export default f`.
-        let exported = errata_lang::names(src).any(|n| {
-            let before = src[..n.start].trim_end();
-            n.text == name && (before.ends_with("exports.") || before.ends_with("export default"))
-        });
-        if exported {
-            return false;
-        }
-        // `module.exports = f`, `module.exports = { f, g }`, `export { f, g as h }`.
-        for head in ["module.exports", "export {", "export{"] {
-            for (at, _) in src.match_indices(head) {
-                let rest = &src[at + head.len()..];
-                let rest = rest.trim_start();
-                let rest = rest.strip_prefix('=').map_or(rest, str::trim_start);
-                let list = match rest.strip_prefix('{') {
-                    Some(inner) => &inner[..inner.find('}').unwrap_or(inner.len())],
-                    None if head == "module.exports" => {
-                        &rest[..rest.find([';', '\n']).unwrap_or(rest.len())]
-                    }
-                    None => &rest[..rest.find('}').unwrap_or(rest.len())],
-                };
-                if named_in(list) {
-                    return false;
-                }
-            }
-        }
-        true
+        !errata_lang::js_exports(self.src).contains(name)
     }
 
     /// The names of a function's parameters, without the receiver (`self`).

@@ -198,6 +198,8 @@ fn scan<'t>(lang: Lang, tree: &'t Tree, src: &str, facts: Option<&FileFacts<'t, 
     let mut tries: Vec<(usize, usize, usize, Vec<Catch>)> = Vec::new();
     let python = lang == Lang::Python;
     let syn = Syntax::of(lang);
+    // The names the module exports, read when a JavaScript function first asks.
+    let mut exports: Option<std::collections::HashSet<&str>> = None;
     super::preorder(tree.root_node(), |node| {
         let role = roles.get(node.kind_id() as usize).copied().unwrap_or(0);
         if role == 0 {
@@ -235,6 +237,15 @@ fn scan<'t>(lang: Lang, tree: &'t Tree, src: &str, facts: Option<&FileFacts<'t, 
             let name = function_name(node, src);
             if let Some(n) = &name {
                 out.push(reference(RefKind::Definition, n, node, enclosing(), src));
+                if exposed(lang, node, n, src, &mut exports) {
+                    out.push(Ref {
+                        kind: RefKind::Exposed,
+                        name: n.clone(),
+                        line: node.start_position().row as u32 + 1,
+                        function: enclosing(),
+                        text: String::new(),
+                    });
+                }
                 if matches!(lang, Lang::JavaScript | Lang::TypeScript) {
                     if let Some(code) = built_code(node, src) {
                         out.push(Ref {
@@ -308,6 +319,119 @@ fn scan<'t>(lang: Lang, tree: &'t Tree, src: &str, facts: Option<&FileFacts<'t, 
         f.set_helper_nodes(helpers);
     }
     out
+}
+
+/// Whether code outside its module may call the function `node`, named `name`, though its
+/// head does not say so (see [`RefKind::Exposed`]).
+pub(crate) fn exposed<'s>(
+    lang: Lang,
+    node: Node<'_>,
+    name: &str,
+    src: &'s str,
+    exports: &mut Option<std::collections::HashSet<&'s str>>,
+) -> bool {
+    let Some(body) = node.parent() else {
+        return false;
+    };
+    let holder = body.parent();
+    match lang {
+        // A method of a trait, or of an `impl` of a trait for a type: callable wherever the
+        // trait is, unless the file declares the trait for the crate alone.
+        Lang::Rust => match holder.filter(|_| body.kind() == "declaration_list") {
+            Some(h) if h.kind() == "trait_item" => named(h)
+                .into_iter()
+                .any(|c| c.kind() == "visibility_modifier" && crate::text::text(c, src) == "pub"),
+            Some(h) if h.kind() == "impl_item" => {
+                let Some(t) = h.child_by_field_name("trait") else {
+                    return false;
+                };
+                let t = crate::text::text(t, src);
+                let t = t.split('<').next().unwrap_or(t);
+                let t = t.rsplit("::").next().unwrap_or(t).trim();
+                let private = |l: &str| {
+                    let l = l.trim_start();
+                    let l = l.strip_prefix("unsafe ").unwrap_or(l);
+                    ["trait ", "pub(crate) trait ", "pub(super) trait "]
+                        .iter()
+                        .any(|p| {
+                            l.strip_prefix(p).is_some_and(|r| {
+                                r.starts_with(t)
+                                    && !r[t.len()..]
+                                        .starts_with(|c: char| c.is_alphanumeric() || c == '_')
+                            })
+                        })
+                };
+                !t.is_empty() && !src.lines().any(private)
+            }
+            _ => false,
+        },
+        // A method of a public interface, not declared private.
+        Lang::Java => {
+            let Some(h) = holder.filter(|_| body.kind() == "interface_body") else {
+                return false;
+            };
+            let head_of = |n: Node<'_>| {
+                let end = n
+                    .child_by_field_name("body")
+                    .map_or(n.end_byte(), |b| b.start_byte());
+                src[n.start_byte()..end].to_owned()
+            };
+            let words = |t: &str| {
+                t.split(|c: char| !c.is_alphanumeric())
+                    .any(|w| w == "private")
+            };
+            let public = head_of(h)
+                .split(|c: char| !c.is_alphanumeric())
+                .any(|w| w == "public")
+                || h.parent().is_some_and(|p| p.kind() == "interface_body");
+            public && !words(&head_of(node))
+        }
+        Lang::JavaScript | Lang::TypeScript => {
+            let exported = |n: &str, exports: &mut Option<std::collections::HashSet<&'s str>>| {
+                exports
+                    .get_or_insert_with(|| errata_lang::js_exports(src))
+                    .contains(n)
+            };
+            let assigned_to_exports = |n: Node<'_>| {
+                n.parent().is_some_and(|p| {
+                    p.kind() == "assignment_expression"
+                        && p.child_by_field_name("left").is_some_and(|l| {
+                            let l = crate::text::text(l, src);
+                            l.starts_with("exports.") || l.starts_with("module.exports")
+                        })
+                })
+            };
+            match node.kind() {
+                "function_declaration" | "generator_function_declaration" => {
+                    body.kind() == "export_statement"
+                        || body.kind() == "program" && exported(name, exports)
+                }
+                "function_expression" | "arrow_function" | "function" => assigned_to_exports(node),
+                "method_definition" => {
+                    let Some(class) = holder.filter(|_| body.kind() == "class_body") else {
+                        return false;
+                    };
+                    // `#private`, `_internal` and computed names (`[kDispatch]`) are no
+                    // caller's to call by name.
+                    let hidden = name.starts_with(['#', '_', '['])
+                        || named(node).into_iter().any(|c| {
+                            c.kind() == "accessibility_modifier"
+                                && crate::text::text(c, src) != "public"
+                        });
+                    let class_exported = class
+                        .parent()
+                        .is_some_and(|p| p.kind() == "export_statement")
+                        || assigned_to_exports(class)
+                        || class
+                            .child_by_field_name("name")
+                            .is_some_and(|n| exported(crate::text::text(n, src), exports));
+                    !hidden && class_exported
+                }
+                _ => false,
+            }
+        }
+        Lang::Python | Lang::Go => false,
+    }
 }
 
 /// The code a JavaScript function gives the error it makes, when it makes one with a fixed
