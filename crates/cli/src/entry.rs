@@ -472,7 +472,9 @@ fn java_override(
     own: &Definition<'_>,
 ) -> Option<Entry> {
     let modifiers = own.signature.split('(').next().unwrap_or_default();
-    if !modifiers.split_whitespace().any(|w| w == "public") || modifiers.contains(" static ") {
+    // A provider's `engine…` method is protected: its service class calls it.
+    let reachable = |w: &str| w == "public" || w == "protected" && name.starts_with("engine");
+    if !modifiers.split_whitespace().any(reachable) || modifiers.contains(" static ") {
         return None;
     }
     let text = std::fs::read_to_string(program.root.join(file)).ok()?;
@@ -537,6 +539,14 @@ fn java_override(
                 let kept = path
                     .split('/')
                     .any(|d| matches!(d, "internal" | "sun" | "impl"));
+                if words.contains(&"public") && !kept {
+                    if let Some(service) = service_call(graph, family, path, ty, name) {
+                        return Some(Entry {
+                            chain: vec![service],
+                            ..Entry::default()
+                        });
+                    }
+                }
                 if words.contains(&"public") && (interface || public_method) && !kept {
                     return Some(Entry {
                         chain: vec![Step {
@@ -554,6 +564,50 @@ fn java_override(
         }
     }
     None
+}
+
+/// The public method of a service class that calls a provider's `engine…` method: the Java
+/// security and crypto classes delegate each call to the provider's implementation of their
+/// `…Spi` class (`Signature.sign()` runs `SignatureSpi.engineSign()`, `Cipher.init()` runs
+/// `CipherSpi.engineInit()`). The service class is the `Spi` class's name without `Spi`, in
+/// its folder, and must define the method.
+fn service_call(
+    graph: &CallGraph,
+    family: u8,
+    spi_path: &str,
+    spi: &str,
+    name: &str,
+) -> Option<Step> {
+    let service = spi.strip_suffix("Spi").filter(|s| !s.is_empty())?;
+    let rest = name.strip_prefix("engine")?;
+    let mut chars = rest.chars();
+    let method: String = chars
+        .next()?
+        .to_lowercase()
+        .chain(chars)
+        .collect::<String>();
+    let (dir, _) = spi_path.rsplit_once('/')?;
+    let path = format!("{dir}/{service}.java");
+    if !graph.has_file(&path) {
+        return None;
+    }
+    let def = graph.definitions_in(&method, family, &path).find(|d| {
+        !d.nested
+            && d.signature
+                .split('(')
+                .next()
+                .unwrap_or_default()
+                .split_whitespace()
+                .any(|w| w == "public")
+    })?;
+    Some(Step {
+        function: method,
+        file: path.clone(),
+        line: def.line,
+        signature: def.signature.to_owned(),
+        owner: Some(service.to_owned()),
+        overridden: true,
+    })
 }
 
 fn join(root: &str, rest: &str) -> String {

@@ -922,6 +922,21 @@ fn way_in(site: &Site<'_>) -> String {
                 top.line,
             )
         }
+        // A service method that hands its call to the provider's implementation, the site's
+        // method (`Signature.sign()` runs `engineSign()`).
+        (None, Some(top)) if top.overridden && top.function != f.name => format!(
+            " It is reached from `{}.{}()` ({}:{}), which runs the provider's `{}()` when the `{}` is {}'s.",
+            top.owner.as_deref().unwrap_or_default(),
+            top.function,
+            top.file,
+            top.line,
+            f.name,
+            top.owner.as_deref().unwrap_or_default(),
+            f.owner
+                .as_deref()
+                .map(|o| format!("`{o}`"))
+                .unwrap_or_else(|| "this class".to_owned())
+        ),
         // A method of a public type that the site's method implements: a call of it reaches
         // the site by dispatch.
         (None, Some(top)) if top.overridden => format!(

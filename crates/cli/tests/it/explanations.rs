@@ -1509,6 +1509,19 @@ fn trait_impls_exports_and_interfaces_are_ways_in() {
         "tree/java.base/sun/util/FileSource.java",
         "package sun.util;\n\nimport java.util.Source;\n\npublic class FileSource implements Source {\n    public int read(int n) {\n        return fill(n);\n    }\n\n    private int fill(int n) {\n        if (n > 4096) {\n            throw new IllegalStateException(\"buffer overrun in fill\");\n        }\n        return n;\n    }\n}\n",
     );
+    // A provider's `engine…` method is run by its service class's public method.
+    s.write(
+        "tree/java.base/java/security/SignatureSpi.java",
+        "package java.security;\n\npublic abstract class SignatureSpi {\n    protected abstract byte[] engineSign() throws SignatureException;\n}\n",
+    );
+    s.write(
+        "tree/java.base/java/security/Signature.java",
+        "package java.security;\n\npublic abstract class Signature extends SignatureSpi {\n    public final byte[] sign() throws SignatureException {\n        return engineSign();\n    }\n}\n",
+    );
+    s.write(
+        "tree/java.base/sun/security/rsa/RsaSigner.java",
+        "package sun.security.rsa;\n\nimport java.security.SignatureSpi;\n\npublic class RsaSigner extends SignatureSpi {\n    @Override\n    protected byte[] engineSign() throws SignatureException {\n        if (key == null) {\n            throw new SignatureException(\"no private key to sign with\");\n        }\n        return new byte[0];\n    }\n}\n",
+    );
     s.ok(&["index", "tree", "--repo", "acme/offers"]);
     let records = s.records();
     let doc = documentation_of(&records, "empty codec name");
@@ -1533,6 +1546,11 @@ fn trait_impls_exports_and_interfaces_are_ways_in() {
     let doc = documentation_of(&records, "buffer overrun in fill");
     assert!(
         doc.contains("It is reached from `Source.read()` (java.base/java/util/Source.java:11): a call of it runs its implementation `read()` (java.base/sun/util/FileSource.java:6), which calls `fill()`."),
+        "{doc}"
+    );
+    let doc = documentation_of(&records, "no private key to sign with");
+    assert!(
+        doc.contains("It is reached from `Signature.sign()` (java.base/java/security/Signature.java:4), which runs the provider's `engineSign()` when the `Signature` is `RsaSigner`'s."),
         "{doc}"
     );
 }
