@@ -540,7 +540,7 @@ fn java_override(
                     .split('/')
                     .any(|d| matches!(d, "internal" | "sun" | "impl"));
                 if words.contains(&"public") && !kept {
-                    if let Some(service) = service_call(graph, family, path, ty, name) {
+                    if let Some(service) = service_call(graph, family, path, ty, name, arity) {
                         return Some(Entry {
                             chain: vec![service],
                             ..Entry::default()
@@ -577,6 +577,7 @@ fn service_call(
     spi_path: &str,
     spi: &str,
     name: &str,
+    arity: usize,
 ) -> Option<Step> {
     let service = spi.strip_suffix("Spi").filter(|s| !s.is_empty())?;
     let rest = name.strip_prefix("engine")?;
@@ -591,15 +592,23 @@ fn service_call(
     if !graph.has_file(&path) {
         return None;
     }
-    let def = graph.definitions_in(&method, family, &path).find(|d| {
-        !d.nested
-            && d.signature
-                .split('(')
-                .next()
-                .unwrap_or_default()
-                .split_whitespace()
-                .any(|w| w == "public")
-    })?;
+    // Of its overloads, the one with the engine method's parameters if there is one.
+    let public: Vec<Definition<'_>> = graph
+        .definitions_in(&method, family, &path)
+        .filter(|d| {
+            !d.nested
+                && d.signature
+                    .split('(')
+                    .next()
+                    .unwrap_or_default()
+                    .split_whitespace()
+                    .any(|w| w == "public")
+        })
+        .collect();
+    let def = public
+        .iter()
+        .find(|d| java_arity(d.signature) == arity)
+        .or(public.first())?;
     Some(Step {
         function: method,
         file: path.clone(),

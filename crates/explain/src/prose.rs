@@ -966,15 +966,7 @@ fn way_in(site: &Site<'_>) -> String {
         ),
         (None, Some(top)) => {
             // A constructor is called as its class: `new Pack()`.
-            let call = match &top.owner {
-                Some(owner) if top.function == "constructor" || top.function == *owner => {
-                    format!("new {owner}()")
-                }
-                Some(owner) if top.function == "__init__" => format!("{owner}()"),
-                Some(owner) if site.lang == Lang::Rust => format!("{owner}::{}()", top.function),
-                Some(owner) => format!("{owner}.{}()", top.function),
-                None => format!("{}()", top.function),
-            };
+            let call = step_call(site.lang, top);
             format!(
                 " It is reached from `{call}` ({}:{}, `{}`), which {below}.",
                 top.file,
@@ -985,6 +977,20 @@ fn way_in(site: &Site<'_>) -> String {
         (None, None) => return String::new(),
     };
     first + &also
+}
+
+/// A step of the way in as a caller writes its call, with its type when it has one:
+/// `Rows.Scan()`, `new Pack()`, `Codec::from_str()`.
+fn step_call(lang: Lang, step: &crate::Step) -> String {
+    match &step.owner {
+        Some(owner) if step.function == "constructor" || step.function == *owner => {
+            format!("new {owner}()")
+        }
+        Some(owner) if step.function == "__init__" => format!("{owner}()"),
+        Some(owner) if lang == Lang::Rust => format!("{owner}::{}()", step.function),
+        Some(owner) => format!("{owner}.{}()", step.function),
+        None => format!("{}()", step.function),
+    }
 }
 
 /// The name of a Go sentinel error (`var ErrX = errors.New(…)` outside any function).
@@ -2053,7 +2059,7 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
         (Some(e), _) if e.command.is_some() => String::new(),
         (_, true) => format!("where {fname} is called"),
         (Some(e), false) if e.command.is_none() && !e.chain.is_empty() => {
-            format!("where `{}()` is called", e.chain[0].function)
+            format!("where `{}` is called", step_call(site.lang, &e.chain[0]))
         }
         _ => format!("around the code that reaches {fname}"),
     };
