@@ -22,6 +22,9 @@ pub struct Options {
     /// Skip nothing but binary and unreadable files: no ignore files, no vendored, minified,
     /// generated or test filters, no size limit.
     pub all: bool,
+    /// Read vendored folders too (`node_modules`, `vendor`, …), ignored or not: a project's
+    /// bundled dependencies. Minified, generated and test files stay skipped.
+    pub vendored: bool,
     /// Worker threads; 0 picks one per core.
     pub jobs: usize,
     /// Files larger than this are skipped as too large.
@@ -35,6 +38,7 @@ impl Default for Options {
         Options {
             include_tests: false,
             all: false,
+            vendored: false,
             jobs: 0,
             max_file_size: 4 * 1024 * 1024,
             exclude: Vec::new(),
@@ -163,6 +167,13 @@ pub fn index(
         .sort_by_file_name(|a, b| a.cmp(b));
     if options.all {
         builder.standard_filters(false);
+    } else if options.vendored {
+        // Vendored folders are what ignore files list most: read without them.
+        builder
+            .git_ignore(false)
+            .git_global(false)
+            .git_exclude(false)
+            .ignore(false);
     } else {
         builder.require_git(false);
         let vendored = Arc::clone(&vendored);
@@ -230,7 +241,7 @@ pub fn index(
     });
     Ok(WalkSummary {
         vendored_dirs: vendored.load(Ordering::Relaxed),
-        gitignored_files: if options.all {
+        gitignored_files: if options.all || options.vendored {
             0
         } else {
             count_gitignored(path).unwrap_or(0)

@@ -27,6 +27,11 @@ pub(crate) struct IndexArgs {
     /// Skip nothing but binary and unreadable files.
     #[arg(long)]
     all: bool,
+    /// Read vendored folders too (node_modules, vendor, third_party), even where ignore files
+    /// list them: the bundled dependencies of a project. Minified, generated and test files
+    /// are still skipped.
+    #[arg(long)]
+    vendored: bool,
     /// Worker threads (default: one per core).
     #[arg(long, short = 'j', value_name = "N", default_value_t = 0)]
     jobs: usize,
@@ -95,6 +100,7 @@ pub(crate) fn run(g: &Global, args: IndexArgs) -> Result<()> {
     let options = Options {
         include_tests: args.include_tests,
         all: args.all,
+        vendored: args.vendored,
         jobs: args.jobs,
         max_file_size: args.max_file_size,
         exclude: args.exclude.clone(),

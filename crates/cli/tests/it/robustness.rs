@@ -181,6 +181,26 @@ fn bad_files_are_reported_and_skipped_and_the_run_goes_on() {
         "{stderr}"
     );
 
+    // --vendored reads vendored folders, even ignored, and still skips minified and
+    // generated files.
+    s.write("t/.gitignore", "node_modules/\n");
+    let vendored = s.errata(&["index", "t", "--vendored"]);
+    let stderr = String::from_utf8_lossy(&vendored.stderr);
+    assert!(vendored.status.success(), "{stderr}");
+    assert!(stderr.contains("small.min.js: minified"), "{stderr}");
+    let messages: Vec<String> = s
+        .records()
+        .iter()
+        .map(|r| r["errorMessage"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(messages.contains(&"vendored".to_owned()), "{messages:?}");
+    for absent in ["min", "generated", "minified"] {
+        assert!(
+            !messages.contains(&absent.to_owned()),
+            "{absent} in {messages:?}"
+        );
+    }
+
     // --all reads vendored, minified and generated files too, but never binary ones.
     std::fs::remove_file(s.path().join("t/bundle.js")).unwrap();
     let all = s.errata(&["index", "t", "--all"]);
