@@ -1015,7 +1015,9 @@ fn is_way_in(lang: Lang, file: &str, name: &str, def: &Definition<'_>) -> bool {
     match lang {
         Lang::Python => {
             let stem = file_name.strip_suffix(".py").unwrap_or(file_name);
-            !name.starts_with('_')
+            // `__init__`, `__getitem__`: the protocol a caller uses (`Fraction(…)`, `x[k]`).
+            let dunder = name.len() > 4 && name.starts_with("__") && name.ends_with("__");
+            (!name.starts_with('_') || dunder)
                 && !dirs.iter().any(|d| d.starts_with('_'))
                 && (!stem.starts_with('_') || stem == "__init__")
         }
@@ -1144,6 +1146,8 @@ mod tests {
         let py = |f: &str, n: &str| is_way_in(Lang::Python, f, n, &def("def f(x)"));
         assert!(py("lib/ssl.py", "match_hostname"));
         assert!(!py("lib/ssl.py", "_dnsname_match"));
+        assert!(py("lib/lzma.py", "__init__"));
+        assert!(!py("lib/lzma.py", "__init"));
         assert!(!py("lib/_pydecimal.py", "localcontext"));
         assert!(!py("lib/_private/x.py", "f"));
         assert!(py("lib/pkg/__init__.py", "f"));

@@ -30,6 +30,11 @@ pub struct Facts {
     /// comment markers: what the author says about this error.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub comment: Option<String>,
+    /// What a Python raise of a class hands it to print (`msg` of `raise LinkError(msg)`,
+    /// `code, resp` of `raise SMTPAuthenticationError(code, resp)`), when the record's message
+    /// is the class alone: the error has a message, only not one written at the site.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub carried: Option<String>,
     /// When the site is a Rust `.expect(…)` (or `.expect_err(…)`): the value it unwraps, which
     /// panics only when it is an `Err` or `None` (an `Ok` for `expect_err`).
     #[serde(skip_serializing_if = "Option::is_none")]

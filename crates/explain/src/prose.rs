@@ -629,6 +629,11 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
             site.line,
             site.message.replace('`', "\\`")
         )
+    } else if let Some(carried) = site.facts.carried.as_ref().filter(|_| site.messageless()) {
+        format!(
+            "{} {place}, handed `{carried}` to print: its message is that text, which a trace shows after the class.",
+            what(site)
+        )
     } else if site.messageless() && site.caught_here().is_some() {
         format!("{} {place} without a message.", what(site))
     } else if site.messageless() {
@@ -986,7 +991,9 @@ fn step_call(lang: Lang, step: &crate::Step) -> String {
         Some(owner) if step.function == "constructor" || step.function == *owner => {
             format!("new {owner}()")
         }
-        Some(owner) if step.function == "__init__" => format!("{owner}()"),
+        Some(owner) if matches!(step.function.as_str(), "__init__" | "__new__") => {
+            format!("{owner}()")
+        }
         Some(owner) if lang == Lang::Rust => format!("{owner}::{}()", step.function),
         Some(owner) => format!("{owner}.{}()", step.function),
         None => format!("{}()", step.function),

@@ -2180,3 +2180,22 @@ fn an_unexported_javascript_function_is_not_called_from_outside() {
     let code = shown["tryCatchPattern"].as_str().unwrap();
     assert!(code.contains("setCookie("), "{code}");
 }
+
+/// A Python raise that hands its class a caught error (`raise LinkError(msg)`) has a message,
+/// though not one written at the site: the record says what it prints, never "without a
+/// message"; a raise of the class alone still says so.
+#[test]
+fn a_raise_that_hands_on_a_text_is_not_said_to_have_no_message() {
+    let s = Scratch::new();
+    s.write(
+        "p/build.py",
+        "def link(cmd):\n    try:\n        spawn(cmd)\n    except ExecError as msg:\n        raise LinkError(msg)\n\n\ndef stop():\n    raise HaltedError\n",
+    );
+    s.ok(&["index", "p", "--repo", "acme/build"]);
+    let records = s.records();
+    let doc = documentation_of(&records, "LinkError");
+    assert!(!doc.contains("without a message"), "{doc}");
+    assert!(doc.contains("handed `msg` to print"), "{doc}");
+    let doc = documentation_of(&records, "HaltedError");
+    assert!(doc.contains("without a message"), "{doc}");
+}

@@ -327,6 +327,9 @@ impl<'t, 's> FileFacts<'t, 's> {
         facts.context = walk.context;
         facts.other_branch = walk.other_branch;
         facts.comment = docs::comment_above_site(path[last], self.src);
+        if self.lang == Lang::Python {
+            facts.carried = carried(path[last], self.src);
+        }
         let js = matches!(self.lang, Lang::JavaScript | Lang::TypeScript);
         if self.lang == Lang::Go || js && path[last].kind() == "new_expression" {
             facts.handed_to = handed_to(path[last], self.src);
@@ -1802,6 +1805,24 @@ fn class_bases(class: Node<'_>, src: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// The arguments a Python `raise Class(…)` hands its class, as written (`msg`), when they are
+/// names or attributes, none of them literal text.
+fn carried(site: Node<'_>, src: &str) -> Option<String> {
+    let call = match site.kind() {
+        "raise_statement" => named(site).into_iter().find(|n| n.kind() == "call")?,
+        "call" => site,
+        _ => return None,
+    };
+    let args = named(call.child_by_field_name("arguments")?);
+    let plain = |n: &Node<'_>| matches!(n.kind(), "identifier" | "attribute");
+    (!args.is_empty() && args.len() <= 4 && args.iter().all(plain)).then(|| {
+        args.iter()
+            .map(|a| crate::text::text(*a, src))
+            .collect::<Vec<_>>()
+            .join(", ")
+    })
 }
 
 pub(crate) fn preorder<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>) -> bool) {
