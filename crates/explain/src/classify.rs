@@ -205,6 +205,15 @@ pub(crate) fn background_tag(site: &Site<'_>) -> BackgroundTag {
     if class.contains("state") {
         return BackgroundTag::InvalidStateTransition;
     }
+    // A raise in a handler turns the error it caught into this one: that error's kind is
+    // its background (distutils' `except DistutilsExecError as msg: raise LinkError(msg)`
+    // is a tool that failed, not a broken invariant).
+    if let Some(tag) = site.facts.context.iter().rev().find_map(|c| match c {
+        crate::Context::Handler { clause, .. } => caught_kind(clause),
+        _ => None,
+    }) {
+        return tag;
+    }
     // No word says more: a guard on what the caller passes makes it bad input, and state
     // that outlives the call and decides the raise a state error.
     if reads_parameter(site) && !crate::code::kept_inside(site) {
@@ -235,6 +244,44 @@ pub(crate) fn background_tag(site: &Site<'_>) -> BackgroundTag {
         }
     }
     BackgroundTag::InternalInvariant
+}
+
+/// The background of the error a `catch` / `except` clause catches, by the classes it names:
+/// a process that failed, input or output, the network, a timeout, data that did not parse.
+fn caught_kind(clause: &str) -> Option<BackgroundTag> {
+    let c = clause.to_lowercase();
+    let any = |words: &[&str]| words.iter().any(|w| c.contains(w));
+    if any(&["timeout"]) {
+        Some(BackgroundTag::Timeout)
+    } else if any(&[
+        "execerror",
+        "subprocess",
+        "calledprocesserror",
+        "processerror",
+    ]) {
+        Some(BackgroundTag::DependencyFailure)
+    } else if any(&["socket", "connect", "urlerror", "httperror", "unknownhost"]) {
+        Some(BackgroundTag::NetworkFailure)
+    } else if any(&[
+        "ioerror",
+        "oserror",
+        "ioexception",
+        "io::error",
+        "filenotfound",
+    ]) {
+        Some(BackgroundTag::IoFailure)
+    } else if any(&[
+        "decodeerror",
+        "jsondecode",
+        "parseerror",
+        "parseexception",
+        "numberformat",
+        "syntaxerror",
+    ]) {
+        Some(BackgroundTag::MalformedData)
+    } else {
+        None
+    }
 }
 
 /// The background the words of a (lower-case) message name, if any.

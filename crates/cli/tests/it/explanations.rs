@@ -2199,3 +2199,24 @@ fn a_raise_that_hands_on_a_text_is_not_said_to_have_no_message() {
     let doc = documentation_of(&records, "HaltedError");
     assert!(doc.contains("without a message"), "{doc}");
 }
+
+/// A raise in a handler turns the error it caught into its own: the caught error's kind is
+/// its background, not a broken invariant (a tool that failed, a file that could not be read).
+#[test]
+fn a_wrapped_error_is_of_the_kind_it_caught() {
+    let s = Scratch::new();
+    s.write(
+        "p/build.py",
+        "def link(cmd):\n    try:\n        spawn(cmd)\n    except DistutilsExecError as msg:\n        raise LinkError(msg)\n\n\ndef load(path):\n    try:\n        return read(path)\n    except OSError:\n        raise StoreError(\"cannot load the store\")\n",
+    );
+    s.ok(&["index", "p", "--repo", "acme/build"]);
+    let records = s.records();
+    let tag = |m: &str| {
+        record_of(&records, m)["backgroundTag"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    assert_eq!(tag("LinkError"), "dependency-failure");
+    assert_eq!(tag("cannot load the store"), "io-failure");
+}
