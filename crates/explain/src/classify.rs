@@ -77,13 +77,8 @@ const BACKGROUNDS: &[(&[&str], BackgroundTag)] = &[
         BackgroundTag::AlreadyExists,
     ),
     (
-        &[
-            "not found",
-            "no such",
-            "does not exist",
-            "missing",
-            "unknown",
-        ],
+        // Not "unknown" or "missing": an unknown option, a missing field (see bad input).
+        &["not found", "no such", "does not exist"],
         BackgroundTag::NotFound,
     ),
     (
@@ -107,6 +102,16 @@ const BACKGROUNDS: &[(&[&str], BackgroundTag)] = &[
             "wrong",
             "empty",
             "not allowed",
+            // What was given is not what is known, misses a part, is past a bound or
+            // disagrees with itself: no lookup that failed, no resource that ran out, no race.
+            "unknown",
+            "missing",
+            "too large",
+            "too long",
+            "too big",
+            "exceed",
+            "overflow",
+            "conflict",
         ],
         BackgroundTag::InvalidInput,
     ),
@@ -119,20 +124,14 @@ const BACKGROUNDS: &[(&[&str], BackgroundTag)] = &[
         BackgroundTag::NetworkFailure,
     ),
     (
-        &[
-            "out of memory",
-            "too large",
-            "too long",
-            "limit",
-            "exceed",
-            "overflow",
-            "exhausted",
-        ],
+        // Not "too large", "exceeds" or "overflow": a value past a bound (see bad input).
+        &["out of memory", "exhausted", "no space left", "quota"],
         BackgroundTag::ResourceExhausted,
     ),
     (&["cancel", "abort", "interrupt"], BackgroundTag::Cancelled),
     (
-        &["conflict", "concurrent", "lock", "in progress"],
+        // Not "conflict": two values that disagree ("Conflict found: Field … differs").
+        &["concurrent", "lock", "in progress"],
         BackgroundTag::ConcurrencyConflict,
     ),
     (
@@ -441,11 +440,24 @@ mod tests {
     #[test]
     fn words_that_name_something_else_name_no_background() {
         let tag = |m: &str| by_words(m);
-        // A lexer's token is no credential; a restriction on an argument is no permission.
+        // A lexer's token is no credential; a restriction on an argument is no permission;
+        // a value past a bound, an unknown name and two values that disagree are what was
+        // given, not a resource that ran out, a lookup or a race.
         assert_eq!(
             tag("token.pos offset overflow"),
-            Some(BackgroundTag::ResourceExhausted)
+            Some(BackgroundTag::InvalidInput)
         );
+        assert_eq!(
+            tag("tls: nextprotos values too large"),
+            Some(BackgroundTag::InvalidInput)
+        );
+        assert_eq!(tag("unknown ip version"), Some(BackgroundTag::InvalidInput));
+        assert_eq!(
+            tag("conflict found: field year differs from field year-of-era"),
+            Some(BackgroundTag::InvalidInput)
+        );
+        assert_eq!(tag("no such file"), Some(BackgroundTag::NotFound));
+        assert_eq!(tag("out of memory"), Some(BackgroundTag::ResourceExhausted));
         assert_eq!(
             tag("path-like args is not allowed when shell is true"),
             Some(BackgroundTag::InvalidInput)
