@@ -78,8 +78,17 @@ pub(crate) fn run(g: &Global, args: IndexArgs) -> Result<()> {
         }
     }
     if let Some(r) = &args.repo {
-        if r.trim().is_empty() || r.starts_with('/') || r.ends_with('/') {
-            return Err(Failure::Usage(format!("--repo {r:?} should be OWNER/NAME")).into());
+        // OWNER/NAME, or a GitLab-like GROUP/…/NAME: parts without spaces, none empty.
+        let parts: Vec<&str> = r.split('/').collect();
+        if parts.len() < 2
+            || parts
+                .iter()
+                .any(|p| p.is_empty() || p.chars().any(char::is_whitespace))
+        {
+            return Err(Failure::Usage(format!(
+                "--repo {r:?} should be OWNER/NAME, as in the repository's URL (acme/widgets)"
+            ))
+            .into());
         }
     }
     let paths = if args.paths.is_empty() {

@@ -363,6 +363,14 @@ fn usage_errors_say_what_to_do() {
     let out = s.errata(&["index", ".", "--commit", "abc"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("40 hex digits"));
+    for repo in ["bad name", "widgets", "acme/", "acme/wid gets"] {
+        let out = s.errata(&["index", ".", "--repo", repo]);
+        assert_eq!(out.status.code(), Some(2), "{repo}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("should be OWNER/NAME"),
+            "{repo}"
+        );
+    }
     let out = s.errata(&["show", "nothing-like-this"]);
     assert_eq!(out.status.code(), Some(2), "no database yet");
     s.write("t/a.py", "raise ValueError('x')\n");
