@@ -339,9 +339,9 @@ pub(crate) fn entry(
     // library's own exports only when none is.
     let bundled = js && program.name.is_some();
     let own = definition_at(graph, family, file, &function.name, function.line);
-    let own_way_in = own.as_ref().is_some_and(|d| {
-        is_way_in(lang, file, &function.name, d) && (!js || library_code(program, file))
-    });
+    let own_way_in = own
+        .as_ref()
+        .is_some_and(|d| offered(program, lang, file, &function.name, d));
     if own_way_in && !bundled {
         return None;
     }
@@ -385,7 +385,7 @@ pub(crate) fn entry(
                     continue;
                 }
             }
-            if is_way_in(lang, &file, &name, &def) && (!js || library_code(program, &file)) {
+            if offered(program, lang, &file, &name, &def) {
                 if !bundled {
                     found.push((None, chain));
                     continue;
@@ -438,6 +438,13 @@ fn finish(found: Vec<(Option<String>, Vec<Step>)>, lang: Lang, program: &Program
     entry
 }
 
+/// Whether a user of the program may call the function `name` of `file`: what the language
+/// offers outside the module ([`is_way_in`]), and for JavaScript only a library's.
+fn offered(program: &Program, lang: Lang, file: &str, name: &str, def: &Definition<'_>) -> bool {
+    let js = matches!(lang, Lang::JavaScript | Lang::TypeScript);
+    is_way_in(lang, file, name, def) && (!js || library_code(program, file))
+}
+
 /// Whether the JavaScript `file` is code of a library, whose exports are what its users call:
 /// a package under `node_modules/`, or a repository that installs no program. A program's
 /// own modules export to each other; its users run its commands.
@@ -474,7 +481,7 @@ fn java_override(
     let modifiers = own.signature.split('(').next().unwrap_or_default();
     // A provider's `engine…` method is protected: its service class calls it.
     let reachable = |w: &str| w == "public" || w == "protected" && name.starts_with("engine");
-    if !modifiers.split_whitespace().any(reachable) || modifiers.contains(" static ") {
+    if !java_modifiers(own.signature).any(reachable) || modifiers.contains(" static ") {
         return None;
     }
     let text = std::fs::read_to_string(program.root.join(file)).ok()?;
@@ -529,13 +536,8 @@ fn java_override(
                 };
                 let words: Vec<&str> = their_header.split_whitespace().collect();
                 let interface = words.contains(&"interface");
-                let public_method = def
-                    .signature
-                    .split('(')
-                    .next()
-                    .unwrap_or_default()
-                    .split_whitespace()
-                    .any(|w| w == "public" || w == "protected");
+                let public_method =
+                    java_modifiers(def.signature).any(|w| w == "public" || w == "protected");
                 let kept = path
                     .split('/')
                     .any(|d| matches!(d, "internal" | "sun" | "impl"));
@@ -595,15 +597,7 @@ fn service_call(
     // Of its overloads, the one with the engine method's parameters if there is one.
     let public: Vec<Definition<'_>> = graph
         .definitions_in(&method, family, &path)
-        .filter(|d| {
-            !d.nested
-                && d.signature
-                    .split('(')
-                    .next()
-                    .unwrap_or_default()
-                    .split_whitespace()
-                    .any(|w| w == "public")
-        })
+        .filter(|d| !d.nested && java_modifiers(d.signature).any(|w| w == "public"))
         .collect();
     let def = public
         .iter()
@@ -745,6 +739,15 @@ fn java_imports(text: &str) -> Vec<(String, String)> {
 }
 
 /// How many parameters a Java declaration has.
+/// The words of a Java method's head before its parameters: its modifiers, type and name.
+fn java_modifiers(signature: &str) -> std::str::SplitWhitespace<'_> {
+    signature
+        .split('(')
+        .next()
+        .unwrap_or_default()
+        .split_whitespace()
+}
+
 fn java_arity(signature: &str) -> usize {
     let Some((_, rest)) = signature.split_once('(') else {
         return 0;
@@ -1038,11 +1041,7 @@ fn is_way_in(lang: Lang, file: &str, name: &str, def: &Definition<'_>) -> bool {
                 && !dirs.iter().any(|d| *d == "internal" || *d == "cmd")
         }
         Lang::Java => {
-            let modifiers = sig.split('(').next().unwrap_or(sig);
-            (def.exposed
-                || modifiers
-                    .split_whitespace()
-                    .any(|w| w == "public" || w == "protected"))
+            (def.exposed || java_modifiers(sig).any(|w| w == "public" || w == "protected"))
                 && !dirs
                     .iter()
                     .any(|d| matches!(*d, "internal" | "sun" | "impl"))

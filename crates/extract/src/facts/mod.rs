@@ -94,6 +94,8 @@ pub(crate) struct FileFacts<'t, 's> {
     syn: &'static Syntax,
     src: &'s str,
     root: Node<'t>,
+    /// What the module offers outside it, read once for all its functions.
+    offers: refs::Offers<'s>,
     writes: OnceCell<Vec<WriteSite<'t>>>,
     /// The one-expression functions of the file, found when a guard first calls one.
     functions: OnceCell<Vec<(String, u32, String)>>,
@@ -142,6 +144,7 @@ impl<'t, 's> FileFacts<'t, 's> {
             syn: Syntax::of(lang),
             src,
             root,
+            offers: refs::Offers::new(src),
             writes: OnceCell::new(),
             functions: OnceCell::new(),
             helper_nodes: OnceCell::new(),
@@ -687,7 +690,7 @@ impl<'t, 's> FileFacts<'t, 's> {
         let unexported = self.unexported(node, &name);
         // JavaScript's exports are read once a file, by the references' walk.
         let exposed = matches!(self.lang, Lang::Rust | Lang::Java)
-            && refs::exposed(self.lang, node, &name, self.src, &mut None);
+            && refs::exposed(self.lang, node, &name, self.src, &self.offers);
         Function {
             name,
             owner,
@@ -724,7 +727,7 @@ impl<'t, 's> FileFacts<'t, 's> {
         if parent.kind() != "program" {
             return false;
         }
-        !errata_lang::js_exports(self.src).contains(name)
+        !self.offers.exports().contains(name)
     }
 
     /// The names of a function's parameters, without the receiver (`self`).

@@ -198,8 +198,7 @@ fn scan<'t>(lang: Lang, tree: &'t Tree, src: &str, facts: Option<&FileFacts<'t, 
     let mut tries: Vec<(usize, usize, usize, Vec<Catch>)> = Vec::new();
     let python = lang == Lang::Python;
     let syn = Syntax::of(lang);
-    // The names the module exports, read when a JavaScript function first asks.
-    let mut exports: Option<std::collections::HashSet<&str>> = None;
+    let offers = Offers::new(src);
     super::preorder(tree.root_node(), |node| {
         let role = roles.get(node.kind_id() as usize).copied().unwrap_or(0);
         if role == 0 {
@@ -237,7 +236,7 @@ fn scan<'t>(lang: Lang, tree: &'t Tree, src: &str, facts: Option<&FileFacts<'t, 
             let name = function_name(node, src);
             if let Some(n) = &name {
                 out.push(reference(RefKind::Definition, n, node, enclosing(), src));
-                if exposed(lang, node, n, src, &mut exports) {
+                if exposed(lang, node, n, src, &offers) {
                     out.push(Ref {
                         kind: RefKind::Exposed,
                         name: n.clone(),
@@ -321,14 +320,61 @@ fn scan<'t>(lang: Lang, tree: &'t Tree, src: &str, facts: Option<&FileFacts<'t, 
     out
 }
 
+/// What a module offers outside it, read from its text once, when a function first asks: the
+/// names a JavaScript module exports, the traits a Rust file keeps to its crate.
+pub(crate) struct Offers<'s> {
+    src: &'s str,
+    exports: std::cell::OnceCell<std::collections::HashSet<&'s str>>,
+    private_traits: std::cell::OnceCell<std::collections::HashSet<&'s str>>,
+}
+
+impl<'s> Offers<'s> {
+    pub(crate) fn new(src: &'s str) -> Offers<'s> {
+        Offers {
+            src,
+            exports: Default::default(),
+            private_traits: Default::default(),
+        }
+    }
+
+    /// The names the module exports (see [`errata_lang::js_exports`]).
+    pub(crate) fn exports(&self) -> &std::collections::HashSet<&'s str> {
+        self.exports
+            .get_or_init(|| errata_lang::js_exports(self.src))
+    }
+
+    /// The traits the file declares without `pub` (or `pub(crate)`, `pub(super)`).
+    fn private_traits(&self) -> &std::collections::HashSet<&'s str> {
+        self.private_traits.get_or_init(|| {
+            self.src
+                .lines()
+                .filter_map(|l| {
+                    let l = l.trim_start();
+                    let l = l.strip_prefix("unsafe ").unwrap_or(l);
+                    ["trait ", "pub(crate) trait ", "pub(super) trait "]
+                        .iter()
+                        .find_map(|p| l.strip_prefix(p))
+                })
+                .map(|rest| {
+                    let end = rest
+                        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                        .unwrap_or(rest.len());
+                    &rest[..end]
+                })
+                .filter(|t| !t.is_empty())
+                .collect()
+        })
+    }
+}
+
 /// Whether code outside its module may call the function `node`, named `name`, though its
 /// head does not say so (see [`RefKind::Exposed`]).
-pub(crate) fn exposed<'s>(
+pub(crate) fn exposed(
     lang: Lang,
     node: Node<'_>,
     name: &str,
-    src: &'s str,
-    exports: &mut Option<std::collections::HashSet<&'s str>>,
+    src: &str,
+    offers: &Offers<'_>,
 ) -> bool {
     let Some(body) = node.parent() else {
         return false;
@@ -348,20 +394,7 @@ pub(crate) fn exposed<'s>(
                 let t = crate::text::text(t, src);
                 let t = t.split('<').next().unwrap_or(t);
                 let t = t.rsplit("::").next().unwrap_or(t).trim();
-                let private = |l: &str| {
-                    let l = l.trim_start();
-                    let l = l.strip_prefix("unsafe ").unwrap_or(l);
-                    ["trait ", "pub(crate) trait ", "pub(super) trait "]
-                        .iter()
-                        .any(|p| {
-                            l.strip_prefix(p).is_some_and(|r| {
-                                r.starts_with(t)
-                                    && !r[t.len()..]
-                                        .starts_with(|c: char| c.is_alphanumeric() || c == '_')
-                            })
-                        })
-                };
-                !t.is_empty() && !src.lines().any(private)
+                !t.is_empty() && !offers.private_traits().contains(t)
             }
             _ => false,
         },
@@ -387,11 +420,7 @@ pub(crate) fn exposed<'s>(
             public && !words(&head_of(node))
         }
         Lang::JavaScript | Lang::TypeScript => {
-            let exported = |n: &str, exports: &mut Option<std::collections::HashSet<&'s str>>| {
-                exports
-                    .get_or_insert_with(|| errata_lang::js_exports(src))
-                    .contains(n)
-            };
+            let exported = |n: &str| offers.exports().contains(n);
             let assigned_to_exports = |n: Node<'_>| {
                 n.parent().is_some_and(|p| {
                     p.kind() == "assignment_expression"
@@ -403,8 +432,7 @@ pub(crate) fn exposed<'s>(
             };
             match node.kind() {
                 "function_declaration" | "generator_function_declaration" => {
-                    body.kind() == "export_statement"
-                        || body.kind() == "program" && exported(name, exports)
+                    body.kind() == "export_statement" || body.kind() == "program" && exported(name)
                 }
                 "function_expression" | "arrow_function" | "function" => assigned_to_exports(node),
                 "method_definition" => {
@@ -424,7 +452,7 @@ pub(crate) fn exposed<'s>(
                         || assigned_to_exports(class)
                         || class
                             .child_by_field_name("name")
-                            .is_some_and(|n| exported(crate::text::text(n, src), exports));
+                            .is_some_and(|n| exported(crate::text::text(n, src)));
                     !hidden && class_exported
                 }
                 _ => false,
