@@ -430,22 +430,44 @@ impl Matcher {
     /// match took is itself the message of another record, that record is where the error
     /// began, and comes first. Layer by layer, down to the innermost errata has a record of.
     fn inner_layer_first(&self, hits: &mut Vec<Hit>) {
+        // The layers already on top: an inner layer's last placeholder may take the text of
+        // the layer around it (`invalid type: {}, expected {}` took "a string at line 1
+        // column 40"), which is not a layer inside it.
+        let mut outer = Vec::with_capacity(MAX_LAYERS);
         for _ in 0..MAX_LAYERS {
             let Some(top) = hits.first() else { return };
             if top.template.is_none() || top.captures.is_empty() {
                 return;
             }
+            outer.push(top.template);
             let inner = hits.iter().skip(1).position(|h| {
-                let Some(t) = h.template.filter(|&t| Some(t) != top.template) else {
+                let Some(t) = h.template.filter(|&t| !outer.contains(&Some(t))) else {
                     return false;
+                };
+                // All that a placeholder took, or all after a `: ` in it: the words of a
+                // layer between (`Event loop broke: invalid type: …`).
+                let inside = |outer: &Hit, inner: &Hit, t: u32| {
+                    let shape = &self.templates[t as usize].shape;
+                    outer.captures.iter().any(|c| {
+                        c.value.len() >= inner.literal_len
+                            && std::iter::once(c.value.as_str())
+                                .chain(c.value.match_indices(": ").map(|(i, _)| &c.value[i + 2..]))
+                                .take(MAX_LAYERS + 1)
+                                .any(|v| shape.find(v).is_some_and(|f| f.exact))
+                    })
+                };
+                // A wrapper that begins with what it wraps (`{} at line {} column {}`) and a
+                // message that begins with words of its own, each found in the other's
+                // placeholders (`invalid type: {}, expected {}`'s last one took "a string at
+                // line 1 column 40"): the message is the inner layer.
+                let starts_open = |h: &Hit| self.entries[h.entry].message.starts_with('{');
+                let around = |a: &Hit, b: &Hit| {
+                    starts_open(a) && !starts_open(b) && a.template.is_some_and(|o| inside(b, a, o))
                 };
                 h.literal_len >= MIN_INNER_LITERAL
                     && !is_sentinel(&self.entries[h.entry])
                     && trace_tier(h) >= trace_tier(top)
-                    && top.captures.iter().any(|c| {
-                        c.value.len() >= h.literal_len
-                            && self.templates[t as usize].shape.find(&c.value).is_some()
-                    })
+                    && ((inside(top, h, t) && !around(h, top)) || around(top, h))
             });
             match inner {
                 Some(i) => {
@@ -1143,6 +1165,13 @@ mod tests {
                 362,
             ),
             entry(
+                "type",
+                "invalid type: {}, expected {}",
+                r"invalid type: (.*?), expected (.*)",
+                "serde_json/src/error.rs",
+                441,
+            ),
+            entry(
                 "field",
                 "missing field `{}`",
                 r"missing field `(.*?)`",
@@ -1158,6 +1187,14 @@ mod tests {
         assert_eq!(
             first("error: missing field `headersSize` at line 1 column 1"),
             "field"
+        );
+        assert_eq!(
+            first("Event loop broke: invalid type: integer `30`, expected a string at line 1 column 40"),
+            "type"
+        );
+        assert_eq!(
+            first("invalid type: integer `30`, expected a string at line 1 column 40"),
+            "type"
         );
         // A placeholder's text that is no record's message leaves the outer layer first.
         assert_eq!(first("unexpected token at line 3 column 9"), "position");

@@ -457,6 +457,8 @@ pub(crate) fn triggers(lang: Lang) -> (&'static [&'static str], &'static [&'stat
                 // `write!(out, "…")` in a function that formats an error it is given.
                 "write",
                 "writeln",
+                // serde's `de::Error::custom(format_args!("…"))`.
+                "custom",
             ],
             &[],
         ),
@@ -541,6 +543,10 @@ fn in_site_shape(lang: Lang, word: &str, src: &[u8], start: usize, end: usize) -
             name_then(b'!') || (before == Some(&b'[') && called())
         }
         (Lang::Rust, "Display for") => true,
+        // `E::custom(…)`.
+        (Lang::Rust, "custom") => {
+            called() && src[..start].ends_with(b"::") && whole_word(src, start, end)
+        }
         // `super(…)` and `__init__(…)` count in an error class only.
         (Lang::Java | Lang::JavaScript | Lang::TypeScript, "super") => {
             called() && in_error_class(src, start, b"extends")

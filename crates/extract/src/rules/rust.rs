@@ -230,6 +230,11 @@ impl Rust {
                     (last_segment(kind).to_owned(), args[1])
                 } else if path.ends_with("Error::other") && args.len() == 1 {
                     ("Other".to_owned(), args[0])
+                } else if last_segment(path) == "custom" && args.len() == 1 {
+                    // serde's `de::Error::custom(format_args!("missing field `{}`", field))`:
+                    // the error a format's `Deserializer` returns carries this text.
+                    let message = self.message(args[0], cx)?;
+                    return Some(Found::new(call, message, ErrorType::ErrorReturn));
                 } else {
                     return None;
                 };
@@ -286,9 +291,18 @@ impl Rust {
             "string_literal" | "raw_string_literal" => Some(Template::literal(literal(node, cx))),
             "reference_expression" => self.message(node.child_by_field_name("value")?, cx),
             "identifier" => self.message(self.local_value(node, cx.text(node), cx)?, cx),
+            // `Self::MESSAGE`: an associated constant of a type of this file.
+            "scoped_identifier" => {
+                let path = cx.text(node.child_by_field_name("path")?);
+                if path != "Self" && !path.starts_with(char::is_uppercase) {
+                    return None;
+                }
+                let name = cx.text(node.child_by_field_name("name")?);
+                self.message(associated_const(node, name, cx)?, cx)
+            }
             "macro_invocation" => {
                 let name = last_segment(cx.text(node.child_by_field_name("macro")?));
-                if name != "format" {
+                if !matches!(name, "format" | "format_args") {
                     return None;
                 }
                 let tt = named_children(node)
@@ -318,6 +332,25 @@ impl Rust {
             _ => None,
         }
     }
+}
+
+/// The value of the one associated constant `name` declared in an `impl` block of the file
+/// holding `node` (`const MESSAGE: &'static str = "…";`).
+fn associated_const<'t>(node: Node<'t>, name: &str, cx: &Cx<'_>) -> Option<Node<'t>> {
+    let mut root = node;
+    while let Some(p) = root.parent() {
+        root = p;
+    }
+    let mut values = named_children(root)
+        .into_iter()
+        .filter(|i| i.kind() == "impl_item")
+        .filter_map(|i| i.child_by_field_name("body"))
+        .flat_map(named_children)
+        .filter(|c| c.kind() == "const_item")
+        .filter(|c| c.child_by_field_name("name").map(|n| cx.text(n)) == Some(name))
+        .filter_map(|c| c.child_by_field_name("value"));
+    let value = values.next()?;
+    values.next().is_none().then_some(value)
 }
 
 /// Letters and digits a `Display` text needs besides its placeholders (`write!(f, "{}", x)`
