@@ -631,7 +631,7 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
         )
     } else if let Some(carried) = site.facts.carried.as_ref().filter(|_| site.messageless()) {
         format!(
-            "{} {place}, handed `{carried}` to print: its message is that text, which a trace shows after the class.",
+            "{} {place}, handed `{carried}`: its message is made of that, which a trace shows after the class.",
             what(site)
         )
     } else if site.messageless() && site.caught_here().is_some() {

@@ -2195,7 +2195,10 @@ fn a_raise_that_hands_on_a_text_is_not_said_to_have_no_message() {
     let records = s.records();
     let doc = documentation_of(&records, "LinkError");
     assert!(!doc.contains("without a message"), "{doc}");
-    assert!(doc.contains("handed `msg` to print"), "{doc}");
+    assert!(
+        doc.contains("handed `msg`: its message is made of that"),
+        "{doc}"
+    );
     let doc = documentation_of(&records, "HaltedError");
     assert!(doc.contains("without a message"), "{doc}");
 }

@@ -922,3 +922,53 @@ fn an_approximate_answer_reads_past_the_first_line() {
     assert_eq!(first(&v).0, "lib/node.js", "{v:#}");
     assert!(v["matches"][0]["approximate"].as_bool().unwrap());
 }
+
+/// A Java error made of values, none of them text of the code (`new NoSuchFileException(file,
+/// other, null)`, returned for the caller to throw), is a record: the trace's innermost frame
+/// at the line of its `new` finds it, in a branch of a condition too, and its explanation
+/// says what it was handed, not that it has no message. A message handed in by a helper's
+/// caller (`error(String s)`) stays the callers' records.
+#[test]
+fn a_java_error_made_of_values_is_found_by_the_frame_at_its_new() {
+    let s = Scratch::new();
+    s.write(
+        "src/sun/nio/fs/UnixException.java",
+        "package sun.nio.fs;\n\
+         class UnixException extends Exception {\n\
+         \x20   private IOException translateToIOException(String file, String other) {\n\
+         \x20       if (errno() == ENOENT)\n\
+         \x20           return new NoSuchFileException(file, other, null);\n\
+         \x20       return e == null\n\
+         \x20           ? new FileSystemException(file, other, errorString()) : e;\n\
+         \x20   }\n\
+         \x20   private PatternError error(String s) {\n\
+         \x20       return new PatternError(s, pattern, cursor - 1);\n\
+         \x20   }\n\
+         \x20   void expr() throws PatternError {\n\
+         \x20       throw error(\"Dangling meta character\");\n\
+         \x20   }\n\
+         }\n",
+    );
+    s.ok(&["index", "src", "--repo", "acme/fs"]);
+    let trace = "Exception in thread \"main\" java.nio.file.NoSuchFileException: /home/u/a.jar\n\
+        \tat java.base/sun.nio.fs.UnixException.translateToIOException(UnixException.java:5)\n\
+        \tat java.base/java.nio.file.Files.readAllBytes(Files.java:3152)\n";
+    let (_, v) = explain_json(&s, trace);
+    let r = &v["matches"][0]["record"];
+    assert_eq!(r["lineNumber"], 5, "{v}");
+    assert_eq!(r["errorClass"], "NoSuchFileException", "{v}");
+    let doc = r["documentation"].as_str().unwrap();
+    assert!(doc.contains("handed `file, other`"), "{doc}");
+    assert!(!doc.contains("without a message"), "{doc}");
+    let trace = "java.nio.file.FileSystemException: /home/u/a.jar: Too many open files\n\
+        \tat sun.nio.fs.UnixException.translateToIOException(UnixException.java:7)\n";
+    let (_, v) = explain_json(&s, trace);
+    assert_eq!(v["matches"][0]["record"]["lineNumber"], 7, "{v}");
+    let records = s.records();
+    let lines: Vec<u64> = records
+        .iter()
+        .filter(|r| r["errorClass"] == "PatternError")
+        .map(|r| r["lineNumber"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lines, [13], "{records:?}");
+}

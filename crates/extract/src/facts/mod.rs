@@ -330,7 +330,7 @@ impl<'t, 's> FileFacts<'t, 's> {
         facts.context = walk.context;
         facts.other_branch = walk.other_branch;
         facts.comment = docs::comment_above_site(path[last], self.src);
-        if self.lang == Lang::Python {
+        if matches!(self.lang, Lang::Python | Lang::Java) {
             facts.carried = carried(path[last], self.src);
         }
         let js = matches!(self.lang, Lang::JavaScript | Lang::TypeScript);
@@ -1810,22 +1810,66 @@ fn class_bases(class: Node<'_>, src: &str) -> Vec<String> {
     out
 }
 
-/// The arguments a Python `raise Class(…)` hands its class, as written (`msg`), when they are
-/// names or attributes, none of them literal text.
+/// The arguments a Python `raise Class(…)` or a Java `new Class(…)` hands its class, as
+/// written (`msg`, `file, other`), when they are names or attributes, none of them literal
+/// text (Java's `null`s left out).
 fn carried(site: Node<'_>, src: &str) -> Option<String> {
     let call = match site.kind() {
         "raise_statement" => named(site).into_iter().find(|n| n.kind() == "call")?,
-        "call" => site,
+        "throw_statement" | "return_statement" => named(site)
+            .into_iter()
+            .find(|n| n.kind() == "object_creation_expression")?,
+        "call" | "object_creation_expression" => site,
         _ => return None,
     };
-    let args = named(call.child_by_field_name("arguments")?);
-    let plain = |n: &Node<'_>| matches!(n.kind(), "identifier" | "attribute");
+    let args: Vec<Node<'_>> = named(call.child_by_field_name("arguments")?)
+        .into_iter()
+        .filter(|n| n.kind() != "null_literal")
+        .collect();
+    // Java's arguments are all the values the class words its message with: a call's own
+    // arguments are shortened (`rb.getString(…)`).
+    let java = call.kind() == "object_creation_expression";
+    let plain = |n: &Node<'_>| java || matches!(n.kind(), "identifier" | "attribute");
     (!args.is_empty() && args.len() <= 4 && args.iter().all(plain)).then(|| {
         args.iter()
-            .map(|a| crate::text::text(*a, src))
+            .map(|a| shortened(crate::text::text(*a, src)))
             .collect::<Vec<_>>()
             .join(", ")
     })
+}
+
+/// `text` with what its parentheses hold put as `…` when it is long: `rb.getString(…)`.
+fn shortened(text: &str) -> String {
+    const LONG: usize = 40;
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if text.len() <= LONG {
+        return text;
+    }
+    let mut out = String::new();
+    let mut depth = 0usize;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '(' => {
+                if depth == 0 {
+                    out.push('(');
+                    if chars.peek() != Some(&')') {
+                        out.push('…');
+                    }
+                }
+                depth += 1;
+            }
+            ')' if depth > 0 => {
+                depth -= 1;
+                if depth == 0 {
+                    out.push(')');
+                }
+            }
+            _ if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out
 }
 
 pub(crate) fn preorder<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>) -> bool) {

@@ -7,8 +7,8 @@ use tree_sitter::Node;
 
 use super::{
     assignment_value, concatenation, declarator_value, enclosing, extended_class, first_named,
-    is_error_class, is_logger, last_segment, log_severity, named_children, returned_text,
-    returns_of, Cx, Found, Rules, Splice,
+    is_error_class, is_logger, is_message_name, last_segment, log_severity, named_children,
+    returned_text, returns_of, Cx, Found, Rules, Splice,
 };
 use crate::text::{
     brace_template, formatted_by_arguments, printf_template, strip_quotes, unescape,
@@ -51,7 +51,14 @@ impl Rules for Java {
                 self.creation(node, expr, cx)
             }
             "object_creation_expression" => {
-                let parent = node.parent()?;
+                // Handed on, or returned (`return e == null ? new X(…) : e`).
+                let mut parent = node.parent()?;
+                while matches!(
+                    parent.kind(),
+                    "ternary_expression" | "parenthesized_expression"
+                ) {
+                    parent = parent.parent()?;
+                }
                 if !matches!(parent.kind(), "argument_list" | "return_statement") {
                     return None;
                 }
@@ -60,7 +67,9 @@ impl Rules for Java {
                 if !is_error_class(last) {
                     return None;
                 }
-                self.creation(node, node, cx)
+                // A trace's frame is at the line of the `new`, which a branch of a condition
+                // may put below the statement's first.
+                Some(self.creation(node, node, cx)?.line_at(node))
             }
             // `super(msg)` in a constructor of an exception class: the message every
             // exception of the class carries.
@@ -175,6 +184,14 @@ impl Java {
             None if after_message == 0 && status.is_none() && no_arguments(expr) => {
                 Template::literal(last_segment(class))
             }
+            // `return new NoSuchFileException(file, other, null)`, `throw new
+            // UncheckedIOException(e)`: the values it is handed are its message, none of
+            // them text of the code's own. Told by its class, and where a trace's frame is at
+            // its line. A message handed in by the caller (`new X(msg)`, a `String`
+            // parameter) is the callers' to word (see `raisers`).
+            None if status.is_none() && !hands_on_a_message(expr, cx) => {
+                Template::literal(last_segment(class))
+            }
             None => return None,
         };
         let ty = if status.is_some() {
@@ -273,6 +290,50 @@ fn enclosing_exception_class(node: Node<'_>, cx: &Cx<'_>) -> Option<String> {
 }
 
 /// Whether a constructor call passes nothing: `new X()`.
+/// Whether an argument of `creation` is a message handed in: a name that says so (`msg`,
+/// `reason`), or a `String` parameter of the function around it as the first argument.
+fn hands_on_a_message(creation: Node<'_>, cx: &Cx<'_>) -> bool {
+    let Some(args) = creation.child_by_field_name("arguments") else {
+        return false;
+    };
+    let function = enclosing(
+        creation,
+        &[
+            "method_declaration",
+            "constructor_declaration",
+            "lambda_expression",
+        ],
+    );
+    let string_params: Vec<&str> = function
+        .and_then(|f| f.child_by_field_name("parameters"))
+        .map(named_children)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|p| {
+            p.child_by_field_name("type")
+                .is_some_and(|t| matches!(cx.text(t), "String" | "CharSequence"))
+        })
+        .filter_map(|p| p.child_by_field_name("name"))
+        .map(|n| cx.text(n))
+        .collect();
+    // A `String` parameter first (`new PatternSyntaxException(s, pattern, index)`): its
+    // message, as Java's error classes take it. Not a path or a name the class words its
+    // message with (`new NoSuchFileException(file, other, null)`).
+    let names_a_value = |t: &str| {
+        let t = t.to_ascii_lowercase();
+        [
+            "file", "path", "dir", "name", "key", "host", "url", "uri", "other",
+        ]
+        .iter()
+        .any(|w| t.contains(w))
+    };
+    named_children(args).into_iter().enumerate().any(|(i, a)| {
+        let t = cx.text(a);
+        a.kind() == "identifier"
+            && (is_message_name(t) || i == 0 && string_params.contains(&t) && !names_a_value(t))
+    })
+}
+
 fn no_arguments(creation: Node<'_>) -> bool {
     creation
         .child_by_field_name("arguments")

@@ -380,6 +380,11 @@ impl<'t> Collector<'t, '_> {
             });
         }
         self.consumed.insert(path[path.len() - 1].id());
+        // At the call: a line inside the raiser's body is not this site's.
+        let found = super::Found {
+            line_at: None,
+            ..found
+        };
         let site = self.site_of(found, path, rules, cx);
         self.sites.push(site);
     }
