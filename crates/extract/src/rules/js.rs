@@ -477,6 +477,15 @@ impl Js {
                 return Some(Found::new(call, template, ErrorType::Http).status(Some(status)));
             }
         }
+        // `process.emitWarning(msg)`, `this.queueWarning(key, msg)`: a warning the program
+        // prints, worded by the first argument with text of its own.
+        if method.len() > "Warning".len() && method.ends_with("Warning") {
+            let template = arg_list
+                .iter()
+                .take(2)
+                .find_map(|a| self.message(*a, cx, 0).filter(|t| t.literal_alnum() >= 3))?;
+            return Some(Found::new(call, template, ErrorType::Log).severity(Severity::Warning));
+        }
         // console.error(..), logger.warn(..), this.logger.fatal(..)
         if let Some(severity) = log_severity(method).filter(|_| is_logger(cx.text(object))) {
             let (at, template) = arg_list

@@ -393,6 +393,8 @@ pub(crate) fn triggers(lang: Lang) -> (&'static [&'static str], &'static [&'stat
         "status",
         "code",
         "json",
+        // `process.emitWarning(…)`, npm's `this.queueWarning(key, …)`.
+        "Warning",
     ];
     const PY: &[&str] = &[
         "raise",
