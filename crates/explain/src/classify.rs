@@ -102,6 +102,9 @@ const BACKGROUNDS: &[(&[&str], BackgroundTag)] = &[
             "wrong",
             "empty",
             "not allowed",
+            // An argument that goes only with another ("… is only meaningful with ssl").
+            "only meaningful",
+            "only valid",
             // What was given is not what is known, misses a part, is past a bound or
             // disagrees with itself: no lookup that failed, no resource that ran out, no race.
             "unknown",
@@ -129,6 +132,18 @@ const BACKGROUNDS: &[(&[&str], BackgroundTag)] = &[
         BackgroundTag::ResourceExhausted,
     ),
     (&["cancel", "abort", "interrupt"], BackgroundTag::Cancelled),
+    (
+        // A lock released by a thread that does not hold it: a misuse, no race to retry.
+        &[
+            "un-acquired",
+            "unacquired",
+            "not acquired",
+            "not held",
+            "not owned",
+            "un-owned",
+        ],
+        BackgroundTag::InvalidStateTransition,
+    ),
     (
         // Not "conflict": two values that disagree ("Conflict found: Field … differs").
         &["concurrent", "lock", "in progress"],
@@ -291,8 +306,25 @@ fn by_words(m: &str) -> Option<BackgroundTag> {
     }
     BACKGROUNDS
         .iter()
+        .filter(|(_, tag)| *tag != BackgroundTag::Timeout || !bounds_a_timeout(m))
         .find(|(words, _)| words.iter().any(|w| has_keyword(m, w)))
         .map(|(_, tag)| *tag)
+}
+
+/// Whether a message about a timeout is about the value given for it ("timeout too big",
+/// "timeout must be positive"), not about time that ran out.
+fn bounds_a_timeout(m: &str) -> bool {
+    [
+        "too big",
+        "too large",
+        "too small",
+        "must",
+        "negative",
+        "invalid",
+        "only meaningful",
+    ]
+    .iter()
+    .any(|w| m.contains(w))
 }
 
 /// Whether `text` holds `keyword` where a word starts. A keyword of 6 letters or more may be
@@ -303,7 +335,11 @@ fn has_keyword(text: &str, keyword: &str) -> bool {
     const ENDINGS: &[&str] = &["", "s", "es", "d", "ed", "ing", "er", "ers"];
     let word = |c: char| c.is_alphanumeric();
     text.match_indices(keyword).any(|(at, _)| {
-        let starts = !text[..at].chars().next_back().is_some_and(word);
+        // Not the end of a name (`ssl_handshake_timeout`).
+        let starts = !text[..at]
+            .chars()
+            .next_back()
+            .is_some_and(|c| word(c) || c == '_');
         let rest = &text[at + keyword.len()..];
         let ending = &rest[..rest.find(|c: char| !word(c)).unwrap_or(rest.len())];
         starts && (keyword.len() >= 6 || ENDINGS.contains(&ending))
@@ -491,6 +527,27 @@ mod tests {
         assert_eq!(
             by_words("the pool is uninitialised"),
             Some(BackgroundTag::InvalidStateTransition)
+        );
+    }
+
+    #[test]
+    fn a_timeout_given_wrong_or_a_lock_not_held_is_no_failure_that_passes() {
+        assert_eq!(
+            by_words("timeout too big"),
+            Some(BackgroundTag::InvalidInput)
+        );
+        assert_eq!(
+            by_words("ssl_handshake_timeout is only meaningful with ssl"),
+            Some(BackgroundTag::InvalidInput)
+        );
+        assert_eq!(by_words("read timed out"), Some(BackgroundTag::Timeout));
+        assert_eq!(
+            by_words("cannot release un-acquired lock"),
+            Some(BackgroundTag::InvalidStateTransition)
+        );
+        assert_eq!(
+            by_words("database is locked"),
+            Some(BackgroundTag::ConcurrencyConflict)
         );
     }
 

@@ -996,7 +996,39 @@ fn step_call(lang: Lang, step: &crate::Step) -> String {
         }
         Some(owner) if lang == Lang::Rust => format!("{owner}::{}()", step.function),
         Some(owner) => format!("{owner}.{}()", step.function),
+        // `module.exports = (child, requested) => …`: the module is the function.
+        None if step.function == "exports"
+            && matches!(lang, Lang::JavaScript | Lang::TypeScript) =>
+        {
+            format!("require('{}')()", module_of(&step.file))
+        }
         None => format!("{}()", step.function),
+    }
+}
+
+/// What `require` takes for a JavaScript file: its package's path inside `node_modules`
+/// (`@npmcli/arborist/lib/dep-valid`), else the path from the project's root, without the
+/// extension.
+fn module_of(file: &str) -> String {
+    let inside = file
+        .rsplit_once("node_modules/")
+        .map_or_else(|| format!("./{file}"), |(_, rest)| rest.to_owned());
+    let stem = inside
+        .strip_suffix(".js")
+        .or_else(|| inside.strip_suffix(".cjs"))
+        .or_else(|| inside.strip_suffix(".ts"))
+        .unwrap_or(&inside);
+    match stem.strip_suffix("/index") {
+        // A package's `lib/index.js` is the main its `package.json` names, as a rule.
+        Some(dir) if inside != format!("./{file}") => {
+            let package = if dir.starts_with('@') { 2 } else { 1 };
+            match dir.strip_suffix("/lib") {
+                Some(root) if root.split('/').count() == package => root.to_owned(),
+                _ => dir.to_owned(),
+            }
+        }
+        Some(dir) => dir.to_owned(),
+        None => stem.to_owned(),
     }
 }
 

@@ -79,8 +79,22 @@ pub fn js_exports(src: &str) -> std::collections::HashSet<&str> {
             let rest = rest.strip_prefix('=').map_or(rest, str::trim_start);
             let list = match rest.strip_prefix('{') {
                 Some(inner) => &inner[..inner.find('}').unwrap_or(inner.len())],
+                // `module.exports = Pack`, `= class Pack`, `= function pick`; not the names
+                // an exported expression reads (`= (p, w) => pick(p.versions, w)`).
                 None if head == "module.exports" => {
-                    &rest[..rest.find([';', '\n']).unwrap_or(rest.len())]
+                    let line = rest[..rest.find([';', '\n']).unwrap_or(rest.len())].trim();
+                    let named = ["class ", "function ", "async function "]
+                        .iter()
+                        .find_map(|k| line.strip_prefix(k))
+                        .unwrap_or(line);
+                    let first = names(named).next().map_or("", |n| n.text);
+                    let whole = named.len() == first.len();
+                    let declared = named.len() < line.len();
+                    if whole || declared {
+                        first
+                    } else {
+                        ""
+                    }
                 }
                 None => &rest[..rest.find('}').unwrap_or(rest.len())],
             };
@@ -115,5 +129,22 @@ mod tests {
         for name in ["helper", "inner", "x", "y"] {
             assert!(!found.contains(name), "{name}: {found:?}");
         }
+        // What an exported function reads is not exported.
+        let found = js_exports(
+            "const pick = (v) => v[0]
+module.exports = (p, w) => pick(p.versions, w)
+",
+        );
+        assert!(found.is_empty(), "{found:?}");
+        let found = js_exports(
+            "module.exports = function pick (v) {}
+",
+        );
+        assert!(found.contains("pick"), "{found:?}");
+        let found = js_exports(
+            "module.exports = Pack
+",
+        );
+        assert!(found.contains("Pack"), "{found:?}");
     }
 }

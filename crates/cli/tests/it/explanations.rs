@@ -2223,3 +2223,21 @@ fn a_wrapped_error_is_of_the_kind_it_caught() {
     assert_eq!(tag("LinkError"), "dependency-failure");
     assert_eq!(tag("cannot load the store"), "io-failure");
 }
+
+/// A JavaScript helper held in a `const` that the module does not export is no caller's to
+/// call: the advice names the module's export, as a caller writes it (`module.exports = (…)
+/// => …` is `require('pkg')()`), not the helper.
+#[test]
+fn a_helper_the_module_keeps_is_not_what_the_caller_is_told_to_call() {
+    let s = Scratch::new();
+    s.write(
+        "tree/node_modules/pick/lib/index.js",
+        "'use strict'\n\nconst pick = (versions, wanted) => {\n  if (!versions.length) {\n    throw new Error(`No matching version found for ${wanted}`)\n  }\n  return versions[0]\n}\n\nmodule.exports = (packument, wanted) => pick(packument.versions, wanted)\n",
+    );
+    s.ok(&["index", "tree", "--repo", "acme/pick", "--vendored"]);
+    let records = s.records();
+    let r = record_of(&records, "No matching version found for ${wanted}");
+    let said = format!("{} {}", r["solutions"], r["preventionTips"]);
+    assert!(!said.contains("calling `pick()`"), "{said}");
+    assert!(said.contains("`require('pick')()`"), "{said}");
+}

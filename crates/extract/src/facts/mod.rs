@@ -708,20 +708,25 @@ impl<'t, 's> FileFacts<'t, 's> {
     }
 
     /// Whether `node` is a JavaScript or TypeScript function declared at the top level of
-    /// its module, under the name `name`, that the module does not export by any of the
-    /// forms a reader can see: `export function f`, `export { f }`, `export default f`,
-    /// `exports.f = …`, `module.exports = f`, `module.exports = { f, … }`.
+    /// its module (or the function value of a top-level `const`), under the name `name`,
+    /// that the module does not export by any of the forms a reader can see: `export
+    /// function f`, `export { f }`, `export default f`, `exports.f = …`, `module.exports =
+    /// f`, `module.exports = { f, … }`.
     fn unexported(&self, node: Node<'_>, name: &str) -> bool {
-        if !matches!(self.lang, Lang::JavaScript | Lang::TypeScript)
-            || name.is_empty()
-            || !matches!(
-                node.kind(),
-                "function_declaration" | "generator_function_declaration"
-            )
-        {
+        if !matches!(self.lang, Lang::JavaScript | Lang::TypeScript) || name.is_empty() {
             return false;
         }
-        let Some(parent) = node.parent() else {
+        let statement = match node.kind() {
+            "function_declaration" | "generator_function_declaration" => Some(node),
+            // `const deleteSubKey = (pkg, …) => {…}`
+            "arrow_function" | "function_expression" | "function" => node
+                .parent()
+                .filter(|d| d.kind() == "variable_declarator")
+                .and_then(|d| d.parent())
+                .filter(|l| matches!(l.kind(), "lexical_declaration" | "variable_declaration")),
+            _ => None,
+        };
+        let Some(parent) = statement.and_then(|s| s.parent()) else {
             return false;
         };
         if parent.kind() != "program" {
