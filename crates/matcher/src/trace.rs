@@ -444,10 +444,44 @@ pub fn segments(text: &str) -> Vec<Segment> {
     let mut grouper = Grouper::new();
     let mut segments = Vec::new();
     for (i, line) in text.lines().enumerate() {
-        segments.extend(grouper.push(i as u64 + 1, line));
+        for part in inline_frames(line) {
+            segments.extend(grouper.push(i as u64 + 1, part));
+        }
     }
     segments.extend(grouper.finish());
     segments
+}
+
+/// A Java trace pasted on one line, its frames after the message (`java.lang.X: msg at
+/// java.base/a.B.c(B.java:64) at …`): the message, then each frame as its own line.
+fn inline_frames(line: &str) -> Vec<&str> {
+    static FRAME: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\s+(at [\w$./<>-]+\([\w$.-]+\.java:\d+\))").expect("a valid pattern")
+    });
+    if line.len() > 4096 || !line.contains(".java:") {
+        return vec![line];
+    }
+    let mut parts = Vec::new();
+    let mut rest = 0;
+    for m in FRAME.captures_iter(line) {
+        let (whole, frame) = (m.get(0).expect("a match"), m.get(1).expect("a group"));
+        let before = line[rest..whole.start()].trim();
+        if !before.is_empty() {
+            parts.push(before);
+        }
+        parts.push(frame.as_str());
+        rest = whole.end();
+    }
+    let after = line[rest..].trim();
+    if !after.is_empty() {
+        parts.push(after);
+    }
+    // Only after a message (`X: …`): a frame behind a log's prefix (`! at …`, `[junit]
+    // at …`) is the line as it was.
+    if parts.len() < 2 || !parts[0].contains(": ") {
+        return vec![line];
+    }
+    parts
 }
 
 /// A frame's function without its module, class or receiver: `nextNode` of
@@ -739,6 +773,22 @@ json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)"#,
             ("java/util/TimSort.java".to_owned(), Some(868))
         );
         assert_eq!(s.len(), 2);
+    }
+
+    #[test]
+    fn a_java_trace_on_one_line_gives_its_message_and_frames() {
+        let segs = segments("java.lang.IndexOutOfBoundsException: Index 0 out of bounds for length 0 at java.base/jdk.internal.util.Preconditions.outOfBounds(Preconditions.java:64) at java.base/java.util.Objects.checkIndex(Objects.java:359)");
+        assert_eq!(segs.len(), 1, "{segs:?}");
+        assert_eq!(
+            segs[0].text,
+            "java.lang.IndexOutOfBoundsException: Index 0 out of bounds for length 0"
+        );
+        assert_eq!(segs[0].frames.len(), 2, "{segs:?}");
+        assert!(segs[0].frames[0].file.ends_with("Preconditions.java"));
+        assert_eq!(segs[0].frames[0].line, Some(64));
+        // A frame line as Java prints it is left as it is.
+        let segs = segments("java.lang.X: boom\n\tat a.B.c(B.java:3)");
+        assert_eq!(segs[0].frames.len(), 1, "{segs:?}");
     }
 
     #[test]
