@@ -1010,9 +1010,8 @@ fn step_call(lang: Lang, step: &crate::Step) -> String {
 /// (`@npmcli/arborist/lib/dep-valid`), else the path from the project's root, without the
 /// extension.
 fn module_of(file: &str) -> String {
-    let inside = file
-        .rsplit_once("node_modules/")
-        .map_or_else(|| format!("./{file}"), |(_, rest)| rest.to_owned());
+    let vendored = file.rsplit_once("node_modules/").map(|(_, rest)| rest);
+    let inside = vendored.map_or_else(|| format!("./{file}"), str::to_owned);
     let stem = inside
         .strip_suffix(".js")
         .or_else(|| inside.strip_suffix(".cjs"))
@@ -1020,7 +1019,7 @@ fn module_of(file: &str) -> String {
         .unwrap_or(&inside);
     match stem.strip_suffix("/index") {
         // A package's `lib/index.js` is the main its `package.json` names, as a rule.
-        Some(dir) if inside != format!("./{file}") => {
+        Some(dir) if vendored.is_some() => {
             let package = if dir.starts_with('@') { 2 } else { 1 };
             match dir.strip_suffix("/lib") {
                 Some(root) if root.split('/').count() == package => root.to_owned(),
