@@ -188,7 +188,13 @@ pub(crate) fn background_tag(site: &Site<'_>) -> BackgroundTag {
     if !crate::command::terms(site).is_empty() {
         return BackgroundTag::InvalidInput;
     }
+    if compiler_internal(site) {
+        return BackgroundTag::InternalInvariant;
+    }
     let m = site.message.to_lowercase();
+    if let Some(tag) = environment(site, &m) {
+        return tag;
+    }
     let class = site.class.unwrap_or_default().to_lowercase();
     if class.contains("notimplemented") || class.contains("unsupportedoperation") {
         return BackgroundTag::NotImplemented;
@@ -207,6 +213,13 @@ pub(crate) fn background_tag(site: &Site<'_>) -> BackgroundTag {
         return BackgroundTag::PermissionDenied;
     }
     if let Some(tag) = by_words(&m) {
+        // "… should be smaller than …" in a panic of a function only the crate calls is the
+        // code's claim about its own values, not a rule for a caller.
+        let own_claim = matches!(site.error_type, ErrorType::Panic | ErrorType::Assertion)
+            && crate::code::kept_inside(site);
+        if tag == BackgroundTag::InvalidInput && own_claim {
+            return BackgroundTag::InternalInvariant;
+        }
         return tag;
     }
     // Java throws `IOException` for malformed data too: the class says less than the words.
@@ -227,6 +240,15 @@ pub(crate) fn background_tag(site: &Site<'_>) -> BackgroundTag {
         _ => None,
     }) {
         return tag;
+    }
+    // A parser's or decoder's error is about the text it was given (unless its doc comment
+    // says what the case is: see below).
+    let documented = crate::code::is_public(site) && crate::docs::of_site(site).is_some();
+    if in_parser(site)
+        && !documented
+        && !matches!(site.error_type, ErrorType::Panic | ErrorType::Assertion)
+    {
+        return BackgroundTag::MalformedData;
     }
     // No word says more: a guard on what the caller passes makes it bad input, and state
     // that outlives the call and decides the raise a state error.
@@ -258,6 +280,102 @@ pub(crate) fn background_tag(site: &Site<'_>) -> BackgroundTag {
         }
     }
     BackgroundTag::InternalInvariant
+}
+
+/// Whether the site is one of the Go compiler's checks of itself: `base.Fatalf` "reports a
+/// fatal error - an internal problem" (its doc comment), and a `panic` in the compiler is an
+/// internal compiler error. What a user wrote is reported through `base.ErrorfAt`, and a bad
+/// flag through `log.Fatalf`, which are not.
+fn compiler_internal(site: &Site<'_>) -> bool {
+    site.lang == Lang::Go
+        && (site.file_path.starts_with("cmd/compile/internal/")
+            || site.file_path.contains("/cmd/compile/internal/"))
+        && matches!(
+            site.facts.raised_by.as_deref(),
+            Some("base.Fatalf" | "Fatalf" | "panic")
+        )
+}
+
+/// The background of a raise that an environment variable decides: how the program was set
+/// up, missing or wrong.
+fn environment(site: &Site<'_>, m: &str) -> Option<BackgroundTag> {
+    // "Failed to get rustc version: missing RUSTC env": the message says what it read.
+    let names_it =
+        m.contains("environment variable") || m.contains("env var") || m.ends_with(" env");
+    if !reads_environment(site) && !names_it {
+        return None;
+    }
+    let missing = ["not set", "missing", "required", "unset", "must be set"]
+        .iter()
+        .any(|w| m.contains(w));
+    Some(if missing {
+        BackgroundTag::MissingConfiguration
+    } else {
+        BackgroundTag::InvalidConfiguration
+    })
+}
+
+/// Whether a condition of the site reads an environment variable.
+fn reads_environment(site: &Site<'_>) -> bool {
+    site.facts
+        .config
+        .iter()
+        .any(|c| c.source == crate::ConfigSource::Environment)
+}
+
+/// Whether the site's function, its class or its file is a parser or a decoder by its name
+/// (`parse_value`, `ExpressionParser`, `tomllib/_parser.py`, `UnmarshalJSON`): what it reads
+/// is the text it was given.
+fn in_parser(site: &Site<'_>) -> bool {
+    let stem = site
+        .file_path
+        .rsplit('/')
+        .next()
+        .and_then(|n| n.split('.').next())
+        .unwrap_or("");
+    let f = site.facts.function.as_ref();
+    let names = [
+        stem,
+        f.map_or("", |f| f.name.as_str()),
+        f.and_then(|f| f.owner.as_deref()).unwrap_or(""),
+    ];
+    names.iter().flat_map(|n| words(n)).any(|w| {
+        [
+            "parse",
+            "decode",
+            "lexer",
+            "tokeniz",
+            "unmarshal",
+            "deserializ",
+        ]
+        .iter()
+        .any(|p| w.starts_with(p))
+    })
+}
+
+/// The words of a name, lower-case: `snake_case`, `camelCase` and `HTTPServer` split where
+/// they change (`configparser` is one word, `ExpressionParser` two).
+fn words(name: &str) -> Vec<String> {
+    let chars: Vec<char> = name.chars().collect();
+    let mut out = Vec::new();
+    let mut word = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        let upper_after_lower = c.is_uppercase() && i > 0 && chars[i - 1].is_lowercase();
+        let end_of_caps = c.is_uppercase()
+            && i > 0
+            && chars[i - 1].is_uppercase()
+            && chars.get(i + 1).is_some_and(|n| n.is_lowercase());
+        if (!c.is_alphanumeric() || upper_after_lower || end_of_caps) && !word.is_empty() {
+            out.push(std::mem::take(&mut word));
+        }
+        if c.is_alphanumeric() {
+            word.extend(c.to_lowercase());
+        }
+    }
+    if !word.is_empty() {
+        out.push(word);
+    }
+    out
 }
 
 /// The background of the error a `catch` / `except` clause catches, by the classes it names:
@@ -372,7 +490,9 @@ fn unwraps_parameter(site: &Site<'_>) -> bool {
 
 /// Whether the function's doc comment says when it panics: a condition its callers must meet.
 fn documents_panics(site: &Site<'_>) -> bool {
-    site.lang == errata_lang::Lang::Rust && crate::docs::of_site(site).is_some()
+    site.lang == errata_lang::Lang::Rust
+        && !crate::code::kept_inside(site)
+        && crate::docs::of_site(site).is_some()
 }
 
 /// Whether a network failure is one that passes: a timeout, a refused or reset connection, a
@@ -420,6 +540,41 @@ pub(crate) fn is_transient(site: &Site<'_>) -> bool {
 }
 
 pub(crate) fn handling_strategy(site: &Site<'_>, bg: BackgroundTag) -> HandlingStrategy {
+    // A program set up wrong (`LIBSQLITE3_FLAGS` a build script does not understand) is
+    // fixed where it is set up, a panic or not.
+    if matches!(
+        bg,
+        BackgroundTag::InvalidConfiguration | BackgroundTag::MissingConfiguration
+    ) && environment(site, &site.message.to_lowercase()).is_some()
+    {
+        return HandlingStrategy::FixConfiguration;
+    }
+    // A method that is no more than `raise NotImplementedError` / `throw new
+    // UnsupportedOperationException()` is left for a subclass to write, or refuses the call
+    // outright (an unmodifiable list's `add`): there is no other path to take, the code that
+    // calls it or the subclass is what to fix.
+    if matches!(
+        bg,
+        BackgroundTag::NotImplemented | BackgroundTag::UnsupportedOperation
+    ) && site.messageless()
+        && site
+            .facts
+            .function
+            .as_ref()
+            .is_some_and(|f| f.owner.is_some())
+    {
+        return HandlingStrategy::FixCode;
+    }
+    // A list changed behind an iterator's back changes the same way on a second try.
+    if site
+        .class
+        .is_some_and(|c| c.ends_with("ConcurrentModificationException"))
+    {
+        return HandlingStrategy::FixCode;
+    }
+    if compiler_internal(site) && site.error_type == ErrorType::Panic {
+        return HandlingStrategy::FixCode;
+    }
     match site.error_type {
         // A panic the package recovers is what the recovering function makes of it.
         ErrorType::Panic if site.facts.recovered.is_some() => {}
@@ -549,6 +704,14 @@ mod tests {
             by_words("database is locked"),
             Some(BackgroundTag::ConcurrencyConflict)
         );
+    }
+
+    #[test]
+    fn names_split_into_words() {
+        assert_eq!(super::words("ExpressionParser"), ["expression", "parser"]);
+        assert_eq!(super::words("_parse_value"), ["parse", "value"]);
+        assert_eq!(super::words("HTTPServer"), ["http", "server"]);
+        assert_eq!(super::words("configparser"), ["configparser"]);
     }
 
     #[test]

@@ -233,9 +233,9 @@ pub(crate) fn internal_path(path: &str) -> bool {
 
 /// Whether only the project's own code can call the site's function, by the language's rule,
 /// and no way in from outside was found: a Rust function declared `pub(crate)` (or
-/// `pub(super)`, `pub(in …)`), or a free one without `pub`. What such a function is given
-/// comes from the crate's code, not from a user. (A method without `pub` may implement a
-/// trait, and one in an `internal` folder a public interface: those are not taken to be.)
+/// `pub(super)`, `pub(in …)`), or one without `pub` that implements no trait. What such a
+/// function is given comes from the crate's code, not from a user. (One in an `internal`
+/// folder may implement a public interface: those are not taken to be.)
 pub(crate) fn kept_inside(site: &Site<'_>) -> bool {
     if site.facts.entry.is_some() || site.facts.command().is_some() {
         return false;
@@ -247,7 +247,7 @@ pub(crate) fn kept_inside(site: &Site<'_>) -> bool {
     match site.lang {
         Lang::Rust => {
             let public = sig.starts_with("pub ") || sig.contains(" pub ");
-            sig.starts_with("pub(") || sig.contains(" pub(") || !public && f.owner.is_none()
+            sig.starts_with("pub(") || sig.contains(" pub(") || !public && !f.exposed
         }
         // A private Java method is often the parser its public caller hands the user's data
         // to: its arguments may well be the user's.

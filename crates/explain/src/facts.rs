@@ -71,6 +71,11 @@ pub struct Facts {
     /// (`asn1.SyntaxError` in package x509, `SyntaxError` in its own package).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub literal_type: Option<String>,
+    /// The function or macro called to raise, as written (`base.Fatalf`, `log.Fatalf`,
+    /// `panic`, `assert!`), when the site is a call: what it means is the project's own
+    /// (the Go compiler's `base.Fatalf` reports an internal problem, `log.Fatalf` a bad flag).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub raised_by: Option<String>,
 }
 
 /// The function that recovers a Go panic, and the value's name in its recovering code.

@@ -2241,3 +2241,56 @@ fn a_helper_the_module_keeps_is_not_what_the_caller_is_told_to_call() {
     assert!(!said.contains("calling `pick()`"), "{said}");
     assert!(said.contains("`require('pick')()`"), "{said}");
 }
+
+#[test]
+fn who_is_at_fault_follows_what_decides_the_raise() {
+    let s = Scratch::new();
+    // A parser's error is about the text it was given; an abstract hook is the subclass's to
+    // write; an environment variable a build script does not understand is set up wrong; a
+    // Go compiler's `base.Fatalf` is an internal problem, its `log.Fatalf` a bad flag.
+    s.write(
+        "tree/toml/_parser.py",
+        "def parse_array(src, pos):\n    if src[pos] != ']':\n        raise TOMLDecodeError(f'Unclosed array at {pos}')\n    return pos\n",
+    );
+    s.write(
+        "tree/loop.py",
+        "class BaseLoop:\n    def _make_socket(self, sock):\n        raise NotImplementedError\n",
+    );
+    s.write(
+        "tree/build.rs",
+        "fn main() {\n    if let Ok(extras) = std::env::var(\"EXTRA_FLAGS\") {\n        for extra in extras.split_whitespace() {\n            if !extra.starts_with(\"-D\") {\n                panic!(\"Don't understand {} in EXTRA_FLAGS\", extra);\n            }\n        }\n    }\n}\n",
+    );
+    s.write(
+        "tree/src/table.rs",
+        "pub struct Table { ids: Vec<u32> }\n\nimpl Table {\n    fn set(&mut self, from: u32) {\n        assert!(from < 10, \"invalid 'from' state\");\n        self.ids.push(from);\n    }\n}\n",
+    );
+    s.write(
+        "tree/cmd/compile/internal/walk/order.go",
+        "package walk\n\nimport (\n\t\"log\"\n\n\t\"cmd/compile/internal/base\"\n)\n\nfunc mapAssign(op int) {\n\tif op != 1 {\n\t\tbase.Fatalf(\"order.mapAssign %v: invalid op\", op)\n\t}\n}\n\nfunc parseLang(lang string) {\n\tif lang == \"\" {\n\t\tlog.Fatalf(\"invalid value %q for -lang\", lang)\n\t}\n}\n",
+    );
+    s.ok(&["index", "tree", "--repo", "acme/tree"]);
+    let records = s.records();
+    let kind = |m: &str| {
+        let r = record_of(&records, m);
+        (
+            r["backgroundTag"].as_str().unwrap().to_owned(),
+            r["handlingStrategy"].as_str().unwrap().to_owned(),
+        )
+    };
+    assert_eq!(kind("Unclosed array at {pos}").0, "malformed-data");
+    assert_eq!(kind("NotImplementedError").1, "fix-code");
+    assert_eq!(
+        kind("Don't understand {} in EXTRA_FLAGS"),
+        ("invalid-configuration".into(), "fix-configuration".into())
+    );
+    // An assert of a method only its crate calls, on an argument: the crate's own claim.
+    assert_eq!(
+        kind("invalid 'from' state"),
+        ("internal-invariant".into(), "fix-code".into())
+    );
+    assert_eq!(
+        kind("order.mapAssign %v: invalid op").0,
+        "internal-invariant"
+    );
+    assert_eq!(kind("invalid value %q for -lang").0, "invalid-input");
+}

@@ -347,6 +347,8 @@ impl<'t, 's> Collector<'t, 's> {
 
     /// The site of `found`, at the statement of the node `path` leads to.
     fn site_of(&self, found: Found<'t>, path: &[Node<'t>], rules: &dyn Rules, cx: &Cx<'_>) -> Site {
+        let mut facts = self.facts.site(path, rules, cx);
+        facts.raised_by = callee(found.at, cx.src);
         Site {
             line: found
                 .line_at
@@ -361,7 +363,7 @@ impl<'t, 's> Collector<'t, 's> {
             status: found.status,
             severity: found.severity,
             function: rules.function_name(path, cx),
-            facts: self.facts.site(path, rules, cx),
+            facts,
         }
     }
 
@@ -370,6 +372,30 @@ impl<'t, 's> Collector<'t, 's> {
         self.sites.sort_by_key(|s| s.line);
         self.sites
     }
+}
+
+/// The function or macro a call node calls, as written (`base.Fatalf`, `panic`, `assert!`),
+/// when it is short enough to be a name.
+fn callee(at: Node<'_>, src: &str) -> Option<String> {
+    let f = match at.kind() {
+        "call_expression" | "call" | "method_invocation" | "new_expression" => at
+            .child_by_field_name("function")
+            .or_else(|| at.child_by_field_name("name")),
+        "macro_invocation" => at.child_by_field_name("macro"),
+        _ => None,
+    }?;
+    let text = src.get(f.start_byte()..f.end_byte())?;
+    let name = if at.kind() == "method_invocation" {
+        match at.child_by_field_name("object") {
+            Some(o) => format!("{}.{text}", src.get(o.start_byte()..o.end_byte())?),
+            None => text.to_owned(),
+        }
+    } else if at.kind() == "macro_invocation" {
+        format!("{text}!")
+    } else {
+        text.to_owned()
+    };
+    (name.len() <= 60 && !name.contains('\n')).then_some(name)
 }
 
 /// A logging call needs a receiver that `is_logger` accepts; each of those contains one of
