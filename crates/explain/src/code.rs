@@ -792,6 +792,42 @@ fn deciding_bool(site: &Site<'_>) -> Option<(String, bool)> {
         })
 }
 
+/// The fix of a method left for subclasses (see [`crate::prose::Stub::Hook`]): a Python
+/// subclass that defines it, or that stops calling the abstract one through `super()`.
+fn subclass_fix(site: &Site<'_>) -> Option<String> {
+    let Some(crate::prose::Stub::Hook { method, owner }) = crate::prose::stub(site) else {
+        return None;
+    };
+    let f = site.facts.function.as_ref()?;
+    // `*args` and keyword-only parameters are passed on other than by name.
+    if site.lang != Lang::Python
+        || !f.signature.starts_with("def ")
+        || f.signature.contains('*')
+        || f.signature.contains('…')
+    {
+        return None;
+    }
+    let base = owner.rsplit('.').next().unwrap_or(&owner);
+    let sub = format!("My{}", base.trim_start_matches('_'));
+    let def = f.signature.trim_end_matches(':');
+    let args: Vec<&str> = f
+        .parameters
+        .iter()
+        .map(|p| p.name.as_str())
+        .filter(|n| *n != "self")
+        .collect();
+    Some(if f.abstract_method {
+        format!(
+            "# before: the subclass calls the abstract {method}() of {base}, which only raises\nclass {sub}({base}):\n    {def}:\n        return super().{method}({})\n\n# after: it does its own work\nclass {sub}({base}):\n    {def}:\n        ...  # what {method}() must do for {sub}",
+            args.join(", ")
+        )
+    } else {
+        format!(
+            "# before: the subclass leaves {method}() to {base}, which only raises\nclass {sub}({base}):\n    pass\n\n# after: it defines {method}()\nclass {sub}({base}):\n    {def}:\n        ...  # what {method}() must do for {sub}"
+        )
+    })
+}
+
 pub(crate) fn example_fix(
     site: &Site<'_>,
     strategy: HandlingStrategy,
@@ -806,6 +842,9 @@ pub(crate) fn example_fix(
             "# before: the {class} is hidden or printed by the warning filters, and the call goes on\n# after: it is recorded where it is raised and handled there\n{}",
             try_catch(site, strategy, background, way_out)
         );
+    }
+    if let Some(fix) = subclass_fix(site) {
+        return fix;
     }
     if site.error_type == ErrorType::Log {
         return format!(
@@ -1558,7 +1597,13 @@ pub(crate) fn try_catch(
     }
     // The call a caller makes, when it can make it; otherwise a placeholder for the code that
     // reaches the site (for an error type's own text, the first place that creates the type).
-    let reaching = if crate::prose::own_text(site).is_none() {
+    // A method left for subclasses is reached through whichever subclass the object is: no
+    // caller found by name is proven to reach this one.
+    let hook = matches!(
+        crate::prose::stub(site),
+        Some(crate::prose::Stub::Hook { .. })
+    );
+    let reaching = if crate::prose::own_text(site).is_none() && !hook {
         reaching_call(site)
     } else {
         None

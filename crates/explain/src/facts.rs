@@ -76,6 +76,11 @@ pub struct Facts {
     /// (the Go compiler's `base.Fatalf` reports an internal problem, `log.Fatalf` a bad flag).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub raised_by: Option<String>,
+    /// The raise is all that its function's body does (its doc comment aside): a method left
+    /// for subclasses to define (`raise NotImplementedError`), or one its class refuses
+    /// (`throw new UnsupportedOperationException()`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub sole: bool,
 }
 
 /// The function that recovers a Go panic, and the value's name in its recovering code.
@@ -200,6 +205,10 @@ pub struct Function {
     /// trait or of its `impl` for a type, or of a public Java interface.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub exposed: bool,
+    /// A Python method decorated `@abstractmethod`: a subclass that does not define it cannot
+    /// be created, so its body runs only through `super()`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub abstract_method: bool,
 }
 
 /// How code reaches a property accessor.

@@ -654,7 +654,21 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
     }
     doc.push_str(&how_it_runs(site));
     doc.push_str(&own_words(site));
-    doc.push_str(&way_in(site));
+    match stub(site) {
+        Some(Stub::Hook { method, owner }) if abstract_method(site) => doc.push_str(&format!(
+            " `{method}()` of `{owner}` is an abstract method (`@abstractmethod`) that does nothing but raise it: a subclass that does not define `{method}()` cannot be created, so this is raised only where a subclass's `{method}()` calls `super().{method}()`."
+        )),
+        Some(Stub::Hook { method, owner }) => doc.push_str(&format!(
+            " `{method}()` of `{owner}` does nothing but raise it: it is there for subclasses to define, and a call of `{method}()` on an object whose class does not define its own raises this."
+        )),
+        Some(Stub::Refused { method, owner }) => {
+            doc.push_str(&format!(
+                " `{method}()` of `{owner}` does nothing but throw it: `{owner}` does not support `{method}()`."
+            ));
+            doc.push_str(&way_in(site));
+        }
+        None => doc.push_str(&way_in(site)),
+    }
     doc.push_str(&crate::command::documentation(site));
     let guards = guard_exprs(site);
     let handler = handler_of(site);
@@ -1317,6 +1331,19 @@ pub(crate) fn trigger_scenarios(site: &Site<'_>) -> String {
         return format!(
             "{which} The failure itself happened where that `{class}` was created{created}."
         );
+    }
+    match stub(site) {
+        Some(Stub::Hook { method, .. }) if abstract_method(site) => {
+            return format!(
+                "A subclass's `{method}()` that calls `super().{method}()` raises it."
+            )
+        }
+        Some(Stub::Hook { method, owner }) => {
+            return format!(
+                "A call of `{method}()` on an object of `{owner}`, or of a subclass that does not define `{method}()`, raises it."
+            )
+        }
+        _ => {}
     }
     let mut out = match &facts.function {
         Some(f) if f.accessor.is_some() => {
@@ -2048,9 +2075,73 @@ fn handed_on<'a>(site: &Site<'a>) -> Option<&'a str> {
     .flatten()
 }
 
+/// A method whose body is nothing but its raise, and what it stands for.
+pub(crate) enum Stub {
+    /// Left for subclasses to define (`raise NotImplementedError`).
+    Hook { method: String, owner: String },
+    /// A call its class does not support (`throw new UnsupportedOperationException()`).
+    Refused { method: String, owner: String },
+}
+
+/// Whether the site's function is a Python `@abstractmethod`.
+fn abstract_method(site: &Site<'_>) -> bool {
+    site.facts
+        .function
+        .as_ref()
+        .is_some_and(|f| f.abstract_method)
+}
+
+/// The site as a method that does nothing but raise (see [`Stub`]), when it is one.
+pub(crate) fn stub(site: &Site<'_>) -> Option<Stub> {
+    let f = site.facts.function.as_ref()?;
+    if !site.facts.sole || f.callback || f.name.is_empty() || site.lang == Lang::Go {
+        return None;
+    }
+    let owner = f.owner.clone()?;
+    let method = f.name.clone();
+    let class = site.class.unwrap_or_default();
+    let m = site.message.to_lowercase();
+    let named_hook = [
+        "not implemented",
+        "must be implemented",
+        "abstract",
+        "subclass",
+    ]
+    .iter()
+    .any(|w| m.contains(w));
+    if class.ends_with("NotImplementedError") || named_hook && site.lang != Lang::Rust {
+        Some(Stub::Hook { method, owner })
+    } else if class.ends_with("UnsupportedOperationException") {
+        Some(Stub::Refused { method, owner })
+    } else {
+        None
+    }
+}
+
 pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<String> {
     let facts = site.facts;
     let mut out: Vec<String> = Vec::new();
+    match stub(site) {
+        Some(Stub::Hook { method, .. }) if abstract_method(site) => {
+            out.push(format!(
+                "Remove the `super().{method}()` call from the subclass's `{method}()`: the base class's only raises. Write what the subclass needs there instead."
+            ));
+            return out;
+        }
+        Some(Stub::Hook { method, owner }) => {
+            out.push(format!(
+                "Define `{method}()` in the subclass of `{owner}` whose object raised it (the trace shows the call), or use a subclass that defines it."
+            ));
+            return out;
+        }
+        Some(Stub::Refused { method, owner }) => {
+            out.push(format!(
+                "Do not call `{method}()` on a `{owner}`: it does not support it. Find the call in the trace, and use an object or a method that does what it needs."
+            ));
+            return out;
+        }
+        None => {}
+    }
     if let Some((class, _)) = own_text(site) {
         let values = if code::has_placeholder(site.message) {
             " The values in the message say which input or state made it."

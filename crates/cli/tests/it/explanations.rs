@@ -499,6 +499,8 @@ fn the_seed_explanation_is_reproduced_from_facts() {
 /// Names an explanation may use that are not in the code: keywords of the conditions it
 /// prints and of the code it writes.
 const OURS: &[&str] = &[
+    // Python's builtin through which a subclass calls its base class's method.
+    "super",
     // Python's controls of a warning, which a warning's record names: the `-W error::Class`
     // option, `warnings.catch_warnings`, code run as `__main__`.
     "W",
@@ -2293,4 +2295,56 @@ fn who_is_at_fault_follows_what_decides_the_raise() {
         "internal-invariant"
     );
     assert_eq!(kind("invalid value %q for -lang").0, "invalid-input");
+}
+
+#[test]
+fn a_method_that_only_raises_is_explained_as_left_to_subclasses_or_refused() {
+    let s = Scratch::new();
+    s.write(
+        "tree/watch.py",
+        "import abc\n\nclass BaseWatcher:\n    def _do_wait(self, pid):\n        raise NotImplementedError\n\n    def add(self, pid):\n        self._do_wait(pid)\n\nclass SafeWatcher(BaseWatcher):\n    def _do_wait(self, pid):\n        return pid\n\nclass Policy(abc.ABC):\n    @abc.abstractmethod\n    def fold(self, name, value):\n        \"\"\"Fold a header.\"\"\"\n        raise NotImplementedError\n",
+    );
+    s.write(
+        "tree/Head.java",
+        "package p;\n\nclass Head {\n    void wrap(int flags) {\n        throw new UnsupportedOperationException();\n    }\n\n    void check(int flags) {\n        if (flags < 0) {\n            throw new UnsupportedOperationException();\n        }\n    }\n}\n",
+    );
+    s.ok(&["index", "tree", "--repo", "acme/tree"]);
+    let records = s.records();
+    let at = |file: &str, line: u64| {
+        records
+            .iter()
+            .find(|r| r["filePath"] == file && r["lineNumber"] == line)
+            .unwrap_or_else(|| panic!("no record at {file}:{line}"))
+    };
+    let hook = at("watch.py", 5);
+    let doc = field(hook, "documentation");
+    assert!(doc.contains("there for subclasses to define"), "{doc}");
+    // `add()` calls `self._do_wait()`, which a subclass's own `_do_wait()` answers.
+    assert!(!doc.contains("reached from"), "{doc}");
+    assert!(!field(hook, "tryCatchPattern").contains("add("), "{hook}");
+    assert!(
+        field(hook, "exampleFix").contains("def _do_wait(self, pid):"),
+        "{hook}"
+    );
+    assert_eq!(hook["handlingStrategy"], "fix-code");
+    let abstract_one = at("watch.py", 18);
+    assert!(
+        field(abstract_one, "triggerScenarios").contains("super().fold()"),
+        "{abstract_one}"
+    );
+    assert!(
+        field(abstract_one, "exampleFix").contains("return super().fold(name, value)"),
+        "{abstract_one}"
+    );
+    let refused = at("Head.java", 5);
+    assert!(
+        field(refused, "documentation").contains("`Head` does not support `wrap()`"),
+        "{refused}"
+    );
+    // A guarded raise is no method that only raises.
+    let guarded = at("Head.java", 10);
+    assert!(
+        !field(guarded, "documentation").contains("does nothing but"),
+        "{guarded}"
+    );
 }

@@ -330,6 +330,7 @@ impl<'t, 's> FileFacts<'t, 's> {
         facts.context = walk.context;
         facts.other_branch = walk.other_branch;
         facts.comment = docs::comment_above_site(path[last], self.src);
+        facts.sole = fidx.is_some_and(|f| sole_statement(path[f], path[last]));
         if matches!(self.lang, Lang::Python | Lang::Java) {
             facts.carried = carried(path[last], self.src);
         }
@@ -704,6 +705,11 @@ impl<'t, 's> FileFacts<'t, 's> {
             unexported,
             exposed,
             accessor: accessor(node, self.src),
+            abstract_method: self.syn.python
+                && node.parent().is_some_and(|p| {
+                    p.kind() == "decorated_definition"
+                        && self.src[p.start_byte()..node.start_byte()].contains("abstractmethod")
+                }),
         }
     }
 
@@ -1776,6 +1782,44 @@ pub(crate) fn is_helper_kind(kind: &str) -> bool {
 /// The names a class declaration extends or implements, last segments (`Base` of
 /// `class A(pkg.Base, metaclass=M)`, `extends Foo<T> implements Bar`), generous: a type
 /// argument counts too.
+/// Whether the statement holding `site` is all that the body of `function` does, comments
+/// and a docstring aside.
+fn sole_statement(function: Node<'_>, site: Node<'_>) -> bool {
+    let Some(body) = function.child_by_field_name("body") else {
+        return false;
+    };
+    let mut cursor = body.walk();
+    let statements: Vec<Node<'_>> = body
+        .named_children(&mut cursor)
+        .filter(|n| !n.kind().contains("comment"))
+        .filter(|n| {
+            !(n.kind() == "expression_statement"
+                && n.named_child_count() == 1
+                && n.named_child(0).is_some_and(|c| c.kind() == "string"))
+        })
+        .collect();
+    // The raise itself, not a branch around it.
+    let plain = |n: &Node<'_>| {
+        matches!(
+            n.kind(),
+            "raise_statement"
+                | "throw_statement"
+                | "expression_statement"
+                | "return_statement"
+                | "macro_invocation"
+                | "call_expression"
+        )
+    };
+    match statements.as_slice() {
+        [only] => {
+            plain(only)
+                && only.start_byte() <= site.start_byte()
+                && site.end_byte() <= only.end_byte()
+        }
+        _ => false,
+    }
+}
+
 fn class_bases(class: Node<'_>, src: &str) -> Vec<String> {
     let mut c = class.walk();
     let heads: Vec<Node<'_>> = class
