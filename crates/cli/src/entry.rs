@@ -33,6 +33,102 @@ pub(crate) struct Program {
     imports: std::sync::Mutex<std::collections::HashMap<(String, String), bool>>,
     /// The Go command of each file asked for: a file holds many records, and is read once.
     go_commands: std::sync::Mutex<std::collections::HashMap<String, Option<String>>>,
+    /// The `__all__` of each Python module asked for, with its top-level definitions.
+    python_alls: std::sync::Mutex<std::collections::HashMap<String, Option<PythonAll>>>,
+}
+
+/// The names a Python module lists in `__all__` (a literal list or tuple of strings), and
+/// the lines where its top-level `class` and `def` statements start, each with its name.
+#[derive(Debug, Clone)]
+pub(crate) struct PythonAll {
+    names: HashSet<String>,
+    tops: Vec<(u32, String)>,
+}
+
+impl PythonAll {
+    /// Reads `__all__` from a module's text: `None` when it has none, or one built by code
+    /// (`__all__ = base.__all__ + […]`), which says nothing certain.
+    fn read(text: &str) -> Option<PythonAll> {
+        let mut names = HashSet::new();
+        let mut found = false;
+        let mut tops = Vec::new();
+        let lines: Vec<&str> = text.lines().collect();
+        let mut i = 0;
+        while i < lines.len() {
+            let l = lines[i];
+            for kw in ["class ", "def ", "async def "] {
+                if let Some(rest) = l.strip_prefix(kw) {
+                    let name: String = rest
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect();
+                    tops.push((i as u32 + 1, name));
+                }
+            }
+            // Added to by a call, or under a condition: not known here.
+            if l.starts_with("__all__.")
+                || l.trim_start().starts_with("__all__") && l.starts_with(' ')
+            {
+                return None;
+            }
+            let rest = l
+                .strip_prefix("__all__")
+                .map(str::trim_start)
+                .and_then(|r| r.strip_prefix("+=").or_else(|| r.strip_prefix('=')))
+                .map(str::trim_start);
+            if let Some(rest) = rest {
+                let open = rest.chars().next()?;
+                let close = match open {
+                    '[' => ']',
+                    '(' => ')',
+                    _ => return None,
+                };
+                let mut body = rest[1..].to_owned();
+                while !body.contains(close) {
+                    i += 1;
+                    body.push('\n');
+                    body.push_str(lines.get(i)?);
+                }
+                let (inside, after) = body.split_once(close)?;
+                if !after.trim().is_empty() && !after.trim_start().starts_with('#') {
+                    return None;
+                }
+                for part in inside.split(',') {
+                    let item = part
+                        .lines()
+                        .map(|l| l.split('#').next().unwrap_or(""))
+                        .collect::<String>();
+                    let item = item.trim();
+                    if item.is_empty() {
+                        continue;
+                    }
+                    let quoted = item.len() >= 2
+                        && (item.starts_with('"') && item.ends_with('"')
+                            || item.starts_with('\'') && item.ends_with('\''));
+                    if !quoted {
+                        return None;
+                    }
+                    names.insert(item[1..item.len() - 1].to_owned());
+                }
+                found = true;
+            }
+            i += 1;
+        }
+        found.then_some(PythonAll { names, tops })
+    }
+
+    /// Whether the definition at `line` named `name` is offered by the module's `__all__`:
+    /// a top-level function listed there, or a method of a class listed there.
+    fn offers(&self, name: &str, line: u32) -> bool {
+        let top = self
+            .tops
+            .iter()
+            .take_while(|(l, _)| *l <= line)
+            .last()
+            .map_or(name, |(_, n)| n.as_str());
+        // `_Pickler` may be offered under another name (`Pickler = _Pickler`).
+        top.starts_with('_') || self.names.contains(top)
+    }
 }
 
 impl Program {
@@ -66,7 +162,20 @@ impl Program {
             usages: Default::default(),
             imports: Default::default(),
             go_commands: Default::default(),
+            python_alls: Default::default(),
         }
+    }
+
+    /// Whether the Python module `file` offers the definition `name` at `line` by its
+    /// `__all__`; true when it has none to go by.
+    fn python_offers(&self, file: &str, name: &str, line: u32) -> bool {
+        let mut cache = self.python_alls.lock().unwrap_or_else(|e| e.into_inner());
+        let all = cache.entry(file.to_owned()).or_insert_with(|| {
+            std::fs::read_to_string(self.root.join(file))
+                .ok()
+                .and_then(|text| PythonAll::read(&text))
+        });
+        all.as_ref().is_none_or(|a| a.offers(name, line))
     }
 
     /// Whether the JavaScript file `from` imports the file `to`: a `require(…)` or `import`
@@ -442,7 +551,10 @@ fn finish(found: Vec<(Option<String>, Vec<Step>)>, lang: Lang, program: &Program
 /// offers outside the module ([`is_way_in`]), and for JavaScript only a library's.
 fn offered(program: &Program, lang: Lang, file: &str, name: &str, def: &Definition<'_>) -> bool {
     let js = matches!(lang, Lang::JavaScript | Lang::TypeScript);
-    is_way_in(lang, file, name, def) && (!js || library_code(program, file))
+    is_way_in(lang, file, name, def)
+        && (!js || library_code(program, file))
+        // A module that lists what it offers in `__all__` keeps the rest (`re.Scanner`).
+        && (lang != Lang::Python || program.python_offers(file, name, def.line))
 }
 
 /// Whether the JavaScript `file` is code of a library, whose exports are what its users call:
@@ -1065,6 +1177,19 @@ fn is_way_in(lang: Lang, file: &str, name: &str, def: &Definition<'_>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_python_module_s_all_says_what_it_offers() {
+        let text = "import x\n\n__all__ = [\"compile\", 'Pattern', # the class\n    \"search\"]\n\ndef compile(p):\n    return p\n\nclass Scanner:\n    def __init__(self, lexicon):\n        pass\n\nclass Pattern:\n    def match(self, s):\n        pass\n";
+        let all = PythonAll::read(text).unwrap();
+        assert!(all.offers("compile", 6));
+        assert!(!all.offers("__init__", 10));
+        assert!(all.offers("match", 14));
+        // Built by code, or absent: nothing certain.
+        assert!(PythonAll::read("__all__ = base.__all__ + ['x']\n").is_none());
+        assert!(PythonAll::read("__all__ = ['a']\n__all__.extend(x for x in dir())\n").is_none());
+        assert!(PythonAll::read("def f():\n    pass\n").is_none());
+    }
 
     #[test]
     fn usage_lines_are_read_with_their_brackets() {
