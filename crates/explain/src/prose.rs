@@ -1200,7 +1200,11 @@ fn unwrap_failure(u: &crate::Unwrapped) -> String {
     match unwrapped_kind(&u.value) {
         Some(Unwrapping::Option) => format!("`{value}` is `None`"),
         Some(Unwrapping::Result) => format!("`{value}` is an `Err`"),
-        None => format!("`{value}` holds no value (`None` or an `Err`, as its type has it)"),
+        // An `Err` of what `?` is applied to is returned before it gets here.
+        None if value.trim_end().ends_with('?') => format!("`{value}` is `None`"),
+        None => format!(
+            "`{value}` holds no value: `None` if it is an `Option`, an `Err` if it is a `Result`"
+        ),
     }
 }
 

@@ -1149,7 +1149,7 @@ fn an_expect_panics_only_when_its_value_fails() {
     let s = Scratch::new();
     s.write(
         "lib/src/lib.rs",
-        "/// Reads the port.\n///\n/// # Panics\n///\n/// Panics if `text` is not a number.\npub fn port(text: &str) -> u16 {\n    text.parse().expect(\"the port is not a number\")\n}\n\npub fn compiler() -> std::ffi::OsString {\n    std::env::var_os(\"RUSTC\").expect(\"RUSTC is not set\")\n}\n\npub fn first(v: &Table) -> u8 {\n    v.head().expect(\"the table is empty\")\n}\n",
+        "/// Reads the port.\n///\n/// # Panics\n///\n/// Panics if `text` is not a number.\npub fn port(text: &str) -> u16 {\n    text.parse().expect(\"the port is not a number\")\n}\n\npub fn compiler() -> std::ffi::OsString {\n    std::env::var_os(\"RUSTC\").expect(\"RUSTC is not set\")\n}\n\npub fn first(v: &Table) -> u8 {\n    v.head().expect(\"the table is empty\")\n}\n\npub fn dir(v: &Table) -> Result<u8, E> {\n    Ok(v.dir()?.expect(\"no dir\"))\n}\n",
     );
     s.ok(&["index", "lib", "--repo", "acme/lib"]);
     let records = s.records();
@@ -1173,9 +1173,15 @@ fn an_expect_panics_only_when_its_value_fails() {
     let head = record_of(&records, "the table is empty");
     let when = head["triggerScenarios"].as_str().unwrap();
     assert!(
-        when.contains("`v.head()` holds no value (`None` or an `Err`"),
+        when.contains(
+            "`v.head()` holds no value: `None` if it is an `Option`, an `Err` if it is a `Result`"
+        ),
         "{when}"
     );
+    // An `Err` is returned by the `?`: only a `None` reaches the `expect`.
+    let dir = record_of(&records, "no dir");
+    let when = dir["triggerScenarios"].as_str().unwrap();
+    assert!(when.contains("`v.dir()?` is `None`"), "{when}");
     assert!(!when.contains("that gets to line"), "{when}");
     // The doc comment states when it panics: the caller meets it, with the doc's words.
     assert_eq!(r["handlingStrategy"], "fix-input");
