@@ -792,12 +792,12 @@ fn deciding_bool(site: &Site<'_>) -> Option<(String, bool)> {
         })
 }
 
-/// The fix of a method left for subclasses (see [`crate::prose::Stub::Hook`]): a Python
+/// The fix of a method left for subclasses (see [`crate::prose::StubKind`]): a Python
 /// subclass that defines it, or that stops calling the abstract one through `super()`.
 fn subclass_fix(site: &Site<'_>) -> Option<String> {
-    let Some(crate::prose::Stub::Hook { method, owner }) = crate::prose::stub(site) else {
-        return None;
-    };
+    use crate::prose::StubKind;
+    let stub = crate::prose::stub(site).filter(|s| s.kind != StubKind::Refused)?;
+    let (method, owner) = (stub.method, stub.owner);
     let f = site.facts.function.as_ref()?;
     // `*args` and keyword-only parameters are passed on other than by name.
     if site.lang != Lang::Python
@@ -816,7 +816,7 @@ fn subclass_fix(site: &Site<'_>) -> Option<String> {
         .map(|p| p.name.as_str())
         .filter(|n| *n != "self")
         .collect();
-    Some(if f.abstract_method {
+    Some(if stub.kind == StubKind::Abstract {
         format!(
             "# before: the subclass calls the abstract {method}() of {base}, which only raises\nclass {sub}({base}):\n    {def}:\n        return super().{method}({})\n\n# after: it does its own work\nclass {sub}({base}):\n    {def}:\n        ...  # what {method}() must do for {sub}",
             args.join(", ")

@@ -655,13 +655,13 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
     doc.push_str(&how_it_runs(site));
     doc.push_str(&own_words(site));
     match stub(site) {
-        Some(Stub::Hook { method, owner }) if abstract_method(site) => doc.push_str(&format!(
+        Some(Stub { method, owner, kind: StubKind::Abstract }) => doc.push_str(&format!(
             " `{method}()` of `{owner}` is an abstract method (`@abstractmethod`) that does nothing but raise it: a subclass that does not define `{method}()` cannot be created, so this is raised only where a subclass's `{method}()` calls `super().{method}()`."
         )),
-        Some(Stub::Hook { method, owner }) => doc.push_str(&format!(
+        Some(Stub { method, owner, kind: StubKind::Hook }) => doc.push_str(&format!(
             " `{method}()` of `{owner}` does nothing but raise it: it is there for subclasses to define, and a call of `{method}()` on an object whose class does not define its own raises this."
         )),
-        Some(Stub::Refused { method, owner }) => {
+        Some(Stub { method, owner, kind: StubKind::Refused }) => {
             doc.push_str(&format!(
                 " `{method}()` of `{owner}` does nothing but throw it: `{owner}` does not support `{method}()`."
             ));
@@ -1337,12 +1337,12 @@ pub(crate) fn trigger_scenarios(site: &Site<'_>) -> String {
         );
     }
     match stub(site) {
-        Some(Stub::Hook { method, .. }) if abstract_method(site) => {
+        Some(Stub { method, kind: StubKind::Abstract, .. }) => {
             return format!(
                 "A subclass's `{method}()` that calls `super().{method}()` raises it."
             )
         }
-        Some(Stub::Hook { method, owner }) => {
+        Some(Stub { method, owner, kind: StubKind::Hook }) => {
             return format!(
                 "A call of `{method}()` on an object of `{owner}`, or of a subclass that does not define `{method}()`, raises it."
             )
@@ -2080,19 +2080,20 @@ fn handed_on<'a>(site: &Site<'a>) -> Option<&'a str> {
 }
 
 /// A method whose body is nothing but its raise, and what it stands for.
-pub(crate) enum Stub {
-    /// Left for subclasses to define (`raise NotImplementedError`).
-    Hook { method: String, owner: String },
-    /// A call its class does not support (`throw new UnsupportedOperationException()`).
-    Refused { method: String, owner: String },
+pub(crate) struct Stub {
+    pub(crate) method: String,
+    pub(crate) owner: String,
+    pub(crate) kind: StubKind,
 }
 
-/// Whether the site's function is a Python `@abstractmethod`.
-fn abstract_method(site: &Site<'_>) -> bool {
-    site.facts
-        .function
-        .as_ref()
-        .is_some_and(|f| f.abstract_method)
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum StubKind {
+    /// Left for subclasses to define (`raise NotImplementedError`).
+    Hook,
+    /// A Python `@abstractmethod` that only raises: reached only through `super()`.
+    Abstract,
+    /// A call its class does not support (`throw new UnsupportedOperationException()`).
+    Refused,
 }
 
 /// The site as a method that does nothing but raise (see [`Stub`]), when it is one.
@@ -2113,32 +2114,53 @@ pub(crate) fn stub(site: &Site<'_>) -> Option<Stub> {
     ]
     .iter()
     .any(|w| m.contains(w));
-    if class.ends_with("NotImplementedError") || named_hook && site.lang != Lang::Rust {
-        Some(Stub::Hook { method, owner })
+    let kind = if class.ends_with("NotImplementedError") || named_hook && site.lang != Lang::Rust {
+        if f.abstract_method {
+            StubKind::Abstract
+        } else {
+            StubKind::Hook
+        }
     } else if class.ends_with("UnsupportedOperationException") {
-        Some(Stub::Refused { method, owner })
+        StubKind::Refused
     } else {
-        None
-    }
+        return None;
+    };
+    Some(Stub {
+        method,
+        owner,
+        kind,
+    })
 }
 
 pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<String> {
     let facts = site.facts;
     let mut out: Vec<String> = Vec::new();
     match stub(site) {
-        Some(Stub::Hook { method, .. }) if abstract_method(site) => {
+        Some(Stub {
+            method,
+            kind: StubKind::Abstract,
+            ..
+        }) => {
             out.push(format!(
                 "Remove the `super().{method}()` call from the subclass's `{method}()`: the base class's only raises. Write what the subclass needs there instead."
             ));
             return out;
         }
-        Some(Stub::Hook { method, owner }) => {
+        Some(Stub {
+            method,
+            owner,
+            kind: StubKind::Hook,
+        }) => {
             out.push(format!(
                 "Define `{method}()` in the subclass of `{owner}` whose object raised it (the trace shows the call), or use a subclass that defines it."
             ));
             return out;
         }
-        Some(Stub::Refused { method, owner }) => {
+        Some(Stub {
+            method,
+            owner,
+            kind: StubKind::Refused,
+        }) => {
             out.push(format!(
                 "Do not call `{method}()` on a `{owner}`: it does not support it. Find the call in the trace, and use an object or a method that does what it needs."
             ));

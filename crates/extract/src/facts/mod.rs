@@ -1778,10 +1778,6 @@ pub(crate) fn is_helper_kind(kind: &str) -> bool {
     )
 }
 
-/// Visits every node under `root` in document order, while `visit` returns true.
-/// The names a class declaration extends or implements, last segments (`Base` of
-/// `class A(pkg.Base, metaclass=M)`, `extends Foo<T> implements Bar`), generous: a type
-/// argument counts too.
 /// Whether the statement holding `site` is all that the body of `function` does, comments
 /// and a docstring aside.
 fn sole_statement(function: Node<'_>, site: Node<'_>) -> bool {
@@ -1820,6 +1816,9 @@ fn sole_statement(function: Node<'_>, site: Node<'_>) -> bool {
     }
 }
 
+/// The names a class declaration extends or implements, last segments (`Base` of
+/// `class A(pkg.Base, metaclass=M)`, `extends Foo<T> implements Bar`), generous: a type
+/// argument counts too.
 fn class_bases(class: Node<'_>, src: &str) -> Vec<String> {
     let mut c = class.walk();
     let heads: Vec<Node<'_>> = class

@@ -384,16 +384,11 @@ fn callee(at: Node<'_>, src: &str) -> Option<String> {
         "macro_invocation" => at.child_by_field_name("macro"),
         _ => None,
     }?;
-    let text = src.get(f.start_byte()..f.end_byte())?;
-    let name = if at.kind() == "method_invocation" {
-        match at.child_by_field_name("object") {
-            Some(o) => format!("{}.{text}", src.get(o.start_byte()..o.end_byte())?),
-            None => text.to_owned(),
-        }
-    } else if at.kind() == "macro_invocation" {
-        format!("{text}!")
-    } else {
-        text.to_owned()
+    let text = crate::text::text(f, src);
+    let name = match (at.kind(), at.child_by_field_name("object")) {
+        ("method_invocation", Some(o)) => format!("{}.{text}", crate::text::text(o, src)),
+        ("macro_invocation", _) => format!("{text}!"),
+        _ => text.to_owned(),
     };
     (name.len() <= 60 && !name.contains('\n')).then_some(name)
 }
