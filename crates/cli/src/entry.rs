@@ -464,11 +464,17 @@ pub(crate) fn entry(
     let mut visited: HashSet<(String, String)> = HashSet::new();
     visited.insert((file.to_owned(), function.name.clone()));
     // Each item: a function that calls the one before it, and the steps below it.
-    let mut frontier: Vec<(String, String, u32, Vec<Step>)> =
-        callers(graph, program, lang, family, file, &function.name, &[])
-            .into_iter()
-            .filter(|c| visited.insert((c.0.clone(), c.1.clone())))
-            .collect();
+    let mut frontier: Vec<(String, String, u32, Vec<Step>)> = callers(
+        graph,
+        program,
+        lang,
+        family,
+        (file, &function.name, function.line),
+        &[],
+    )
+    .into_iter()
+    .filter(|c| visited.insert((c.0.clone(), c.1.clone())))
+    .collect();
     for _ in 0..MAX_DEPTH {
         let mut next = Vec::new();
         let mut found: Vec<(Option<String>, Vec<Step>)> = Vec::new();
@@ -514,7 +520,14 @@ pub(crate) fn entry(
                 found.push((None, through));
                 continue;
             }
-            for c in callers(graph, program, lang, family, &file, &name, &chain) {
+            for c in callers(
+                graph,
+                program,
+                lang,
+                family,
+                (&file, &name, def.line),
+                &chain,
+            ) {
                 if visited.insert((c.0.clone(), c.1.clone())) {
                     next.push(c);
                 }
@@ -1016,15 +1029,14 @@ fn is_test_name(name: &str) -> bool {
     words.iter().any(|w| w == "test" || w == "tests") || words[0] == "bench"
 }
 
-/// The calls proven to reach the function `name` of `file`, outside tests, each as the file
-/// and function it is in, its line, and `chain`.
+/// The calls proven to reach the function `name` defined at `line` of `file`, outside tests,
+/// each as the file and function it is in, its line, and `chain`.
 fn callers(
     graph: &CallGraph,
     program: &Program,
     lang: Lang,
     family: u8,
-    file: &str,
-    name: &str,
+    (file, name, line): (&str, &str, u32),
     chain: &[Step],
 ) -> Vec<(String, String, u32, Vec<Step>)> {
     graph
@@ -1032,6 +1044,13 @@ fn callers(
         .filter(|c| !(c.in_tests || (c.file == file && c.caller == name)))
         .filter(|c| {
             reaches(lang, c.file, c.via, file)
+                && !(c.via == Via::Own && c.file == file && {
+                    let own = |f: &str, at: u32| {
+                        let d = definition_at(graph, family, file, f, at)?;
+                        owner_of(lang, &program.root, file, d.line, d.signature)
+                    };
+                    defines_its_own(graph, family, file, (name, line), (c.caller, c.line), own)
+                })
                 || c.via == Via::Other
                     && near(lang, c.file, file)
                     && graph.defined_once(name, family)
@@ -1053,6 +1072,35 @@ fn callers(
             )
         })
         .collect()
+}
+
+/// Whether a call through `self`/`this` at `call_line`, in the method `caller`, calls its
+/// class's own `name` rather than the one defined at `line`: the class defines `name` too,
+/// and the definition at `line` is another class's (ElementTree's `C14NWriterTarget` calls
+/// its own `_flush()`, not `TreeBuilder`'s). `owner(f, line)` gives the class of the function
+/// `f` defined at or above `line`.
+fn defines_its_own(
+    graph: &CallGraph,
+    family: u8,
+    file: &str,
+    (name, line): (&str, u32),
+    (caller, call_line): (&str, u32),
+    owner: impl Fn(&str, u32) -> Option<String>,
+) -> bool {
+    let defs: Vec<u32> = graph
+        .definitions_in(name, family, file)
+        .map(|d| d.line)
+        .collect();
+    if defs.len() < 2 {
+        return false;
+    }
+    let Some(class) = owner(caller, call_line) else {
+        return false;
+    };
+    owner(name, line).is_some_and(|callee| callee != class)
+        && defs
+            .iter()
+            .any(|&d| d != line && owner(name, d).as_deref() == Some(class.as_str()))
 }
 
 /// Whether a JavaScript declaration is of a free function (`function f(…)`, `const f = (…)

@@ -174,8 +174,8 @@ pub(crate) fn is_public(site: &Site<'_>) -> bool {
     let Some(f) = named_function(site) else {
         return false;
     };
-    // A callback is called by what it was handed to.
-    if f.callback {
+    // A callback is called by what it was handed to; a function's inner function by it.
+    if f.callback || f.nested {
         return false;
     }
     // A command's code is reached through the command, not called.
@@ -1599,10 +1599,7 @@ pub(crate) fn try_catch(
     // reaches the site (for an error type's own text, the first place that creates the type).
     // A method left for subclasses is reached through whichever subclass the object is: no
     // caller found by name is proven to reach this one.
-    let hook = matches!(
-        crate::prose::stub(site),
-        Some(crate::prose::Stub::Hook { .. })
-    );
+    let hook = crate::prose::stub(site).is_some_and(|s| s.kind != crate::prose::StubKind::Refused);
     let reaching = if crate::prose::own_text(site).is_none() && !hook {
         reaching_call(site)
     } else {

@@ -201,6 +201,11 @@ pub struct Function {
     /// module cannot call it.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub unexported: bool,
+    /// Declared inside the body of another named function (Python's inner `def`, a
+    /// JavaScript `function` or `const f = () => …` in a function, a Rust `fn` in a `fn`): its
+    /// name is that function's local, and no code outside can call it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub nested: bool,
     /// Callable from outside its module though its head does not say so: a method of a Rust
     /// trait or of its `impl` for a type, or of a public Java interface.
     #[serde(skip_serializing_if = "std::ops::Not::not")]

@@ -298,7 +298,6 @@ fn named_together(names: &[String], one: &str, many: &str) -> String {
     }
 }
 
-/// The first [`MAX_WRITES`] writes as [`write_phrase`]s, and how many more there are.
 /// Whether code outside can read the state `name` (`self._state` cannot, nor `this.#x`; a
 /// Java or Rust field may be private, and the facts do not say): its last part is public by
 /// the language's convention.
@@ -331,6 +330,7 @@ fn is_private_name(lang: Lang, name: &str) -> bool {
     }
 }
 
+/// The first [`MAX_WRITES`] writes as [`write_phrase`]s, and how many more there are.
 fn writes_list<'a>(writes: impl IntoIterator<Item = &'a Write>) -> String {
     let mut writes = writes.into_iter();
     let mut shown: Vec<String> = writes.by_ref().take(MAX_WRITES).map(write_phrase).collect();
@@ -825,9 +825,11 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
 }
 
 /// The writes of a piece of state that the file makes and that provably make a guard of the
-/// site hold or stop holding ([`after_write`]), and how they meet the branch the site is on.
-/// Other writes are not named: that a write changes the state says nothing of whether it
-/// leads to the raise.
+/// site hold or stop holding ([`after_write`]), said as what each does to the guard ("`self._data`
+/// holds after `self._data.append(data)` (…); it stops holding after `self._data = []` (…)"),
+/// and how they meet the branch the site is on. Other writes are not named: that a write
+/// changes the state says nothing of whether it leads to the raise, and a sentence that named
+/// them all would read as the whole list.
 fn state_sentence(site: &Site<'_>, s: &State) -> String {
     let conjuncts: Vec<&str> = site
         .facts
@@ -836,23 +838,34 @@ fn state_sentence(site: &Site<'_>, s: &State) -> String {
         .map(String::as_str)
         .filter(|c| mentions(c, &s.name))
         .collect();
-    let relevant: Vec<&Write> = s
-        .writes
-        .iter()
-        .filter(|w| {
-            conjuncts
-                .iter()
-                .any(|c| after_write(c, &s.name, w).is_some())
-        })
-        .collect();
-    if relevant.is_empty() {
-        return String::new();
+    let mut relevant: Vec<&Write> = Vec::new();
+    let mut out = String::new();
+    for c in &conjuncts {
+        let (mut holds, mut stops): (Vec<&Write>, Vec<&Write>) = (Vec::new(), Vec::new());
+        for w in &s.writes {
+            match after_write(c, &s.name, w) {
+                Some(true) => holds.push(w),
+                Some(false) => stops.push(w),
+                None => continue,
+            }
+            if !relevant.iter().any(|r| std::ptr::eq(*r, w)) {
+                relevant.push(w);
+            }
+        }
+        let c = ticked(c.trim());
+        match (holds.is_empty(), stops.is_empty()) {
+            (true, true) => {}
+            (false, true) => out.push_str(&format!(" {c} holds after {}.", writes_list(holds))),
+            (true, false) => {
+                out.push_str(&format!(" {c} stops holding after {}.", writes_list(stops)))
+            }
+            (false, false) => out.push_str(&format!(
+                " {c} holds after {}; it stops holding after {}.",
+                writes_list(holds),
+                writes_list(stops)
+            )),
+        }
     }
-    let mut out = format!(
-        " This file changes `{}` at {}.",
-        s.name,
-        writes_list(relevant.iter().copied())
-    );
     if let Some(b) = &site.facts.other_branch {
         for w in &relevant {
             if w.conditions.iter().any(|c| c == &b.condition) {

@@ -2354,3 +2354,140 @@ fn a_method_that_only_raises_is_explained_as_left_to_subclasses_or_refused() {
         "{guarded}"
     );
 }
+
+/// A function declared inside another function's body is that function's local: no code
+/// outside calls it, so the code fields call the function a user does call (or none). The
+/// anonymous wrapper of a bundled module makes no function local.
+#[test]
+fn an_inner_function_is_not_called_by_the_code_fields() {
+    let s = Scratch::new();
+    s.write(
+        "tree/package.json",
+        "{\"name\": \"patchy\", \"main\": \"patch.js\"}\n",
+    );
+    s.write(
+        "tree/patch.js",
+        "(function (global, factory) {\n  factory(exports);\n})(this, function (exports) {\n  function parsePatch(text) {\n    function parseIndex(line) {\n      if (!line.startsWith('@@')) {\n        throw new Error('Unknown line ' + line);\n      }\n    }\n    return text.split('\\n').map(parseIndex);\n  }\n  function applyPatch(text) {\n    if (!text) {\n      throw new Error('Empty patch');\n    }\n  }\n  exports.parsePatch = parsePatch;\n  exports.applyPatch = applyPatch;\n});\n",
+    );
+    s.write(
+        "tree/proxy.js",
+        "function parseProxyResponse(socket) {\n  return new Promise((resolve, reject) => {\n    function onend() {\n      throw new Error('Proxy connection ended before receiving CONNECT response');\n    }\n    socket.on('end', onend);\n  });\n}\nmodule.exports = { parseProxyResponse };\n",
+    );
+    s.write(
+        "tree/helpers.py",
+        "def retrying(fn):\n    def wrapper(*args, count=3):\n        if count < 0:\n            raise ValueError('count must be positive')\n        return fn(*args)\n    return wrapper\n",
+    );
+    s.ok(&["index", "tree", "--repo", "acme/tree"]);
+    let records = s.records();
+    let at = |file: &str, line: u64| {
+        records
+            .iter()
+            .find(|r| r["filePath"] == file && r["lineNumber"] == line)
+            .unwrap_or_else(|| panic!("no record at {file}:{line}"))
+    };
+    let inner = at("patch.js", 7);
+    for key in ["exampleFix", "tryCatchPattern"] {
+        let code = field(inner, key);
+        assert!(!code.contains("parseIndex("), "{key}: {code}");
+    }
+    // The bundle's own functions are still called by their users.
+    let outer = at("patch.js", 14);
+    assert!(
+        field(outer, "tryCatchPattern").contains("applyPatch(text)"),
+        "{outer}"
+    );
+    let ended = at("proxy.js", 4);
+    for key in ["exampleFix", "tryCatchPattern"] {
+        let code = field(ended, key);
+        assert!(!code.contains("onend("), "{key}: {code}");
+    }
+    let wrapper = at("helpers.py", 4);
+    for key in ["exampleFix", "tryCatchPattern"] {
+        let code = field(wrapper, key);
+        assert!(!code.contains("wrapper("), "{key}: {code}");
+    }
+}
+
+/// javac's diagnostic factories return a `JCDiagnostic.Error` (imported as `Error`), which
+/// nothing throws: no record. A thrown `Error` is one.
+#[test]
+fn a_returned_class_imported_as_error_is_no_exception() {
+    let s = Scratch::new();
+    s.write(
+        "tree/Props.java",
+        "package p;\n\nimport com.acme.diag.Diagnostic.Error;\n\npublic class Props {\n    public static Error NoSuperclass(Object arg0) {\n        return new Error(\"compiler\", \"no.superclass\", arg0);\n    }\n\n    public static void fail() {\n        throw new Error(\"compiler\", \"fatal\");\n    }\n}\n",
+    );
+    s.write(
+        "tree/Plain.java",
+        "package p;\n\npublic class Plain {\n    public static Error broken(String what) {\n        return new Error(\"broken: \" + what);\n    }\n}\n",
+    );
+    s.ok(&["index", "tree", "--repo", "acme/tree"]);
+    let records = s.records();
+    let lines: Vec<(String, u64)> = records
+        .iter()
+        .map(|r| {
+            (
+                r["filePath"].as_str().unwrap_or_default().to_owned(),
+                r["lineNumber"].as_u64().unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert!(!lines.contains(&("Props.java".into(), 7)), "{lines:?}");
+    assert!(lines.contains(&("Props.java".into(), 11)), "{lines:?}");
+    assert!(lines.contains(&("Plain.java".into(), 5)), "{lines:?}");
+}
+
+/// The writes of state that a guard reads are said by what each does to the guard, never as
+/// a list that reads as every change of the state.
+#[test]
+fn a_write_of_state_is_said_by_what_it_does_to_the_guard() {
+    let s = Scratch::new();
+    s.write(
+        "tree/builder.py",
+        "class Builder:\n    def __init__(self):\n        self._data = []\n        self._last = None\n\n    def data(self, d):\n        self._data.append(d)\n\n    def start(self, tag):\n        self._last = tag\n\n    def flush(self):\n        if self._data and self._last is None:\n            raise ValueError('data before any element')\n        self._data = []\n",
+    );
+    s.ok(&["index", "tree", "--repo", "acme/tree"]);
+    let records = s.records();
+    let r = records
+        .iter()
+        .find(|r| r["lineNumber"] == 14)
+        .expect("the raise of flush()");
+    let doc = field(r, "documentation");
+    assert!(
+        doc.contains("`self._data` holds after `self._data.append(d)` (in `data()`, line 7)"),
+        "{doc}"
+    );
+    assert!(
+        doc.contains("stops holding after `self._data = []`"),
+        "{doc}"
+    );
+    assert!(
+        doc.contains(
+            "`self._last is None` holds after `self._last = None` (in `__init__()`, line 4)"
+        ),
+        "{doc}"
+    );
+    assert!(!doc.contains("This file changes"), "{doc}");
+}
+
+/// A call through `self` in a class that defines a method of the same name calls its own:
+/// it is no way in to another class's.
+#[test]
+fn a_self_call_reaches_the_method_of_its_own_class() {
+    let s = Scratch::new();
+    s.write(
+        "tree/builder.py",
+        "class TreeBuilder:\n    def _flush(self):\n        if self._data:\n            raise ValueError('internal error (tail)')\n\n    def start(self, tag):\n        self._flush()\n\n\nclass Writer:\n    def _flush(self):\n        return None\n\n    def start_ns(self, prefix):\n        self._flush()\n\n\nclass Loose(TreeBuilder):\n    def end(self, tag):\n        self._flush()\n",
+    );
+    s.ok(&["index", "tree", "--repo", "acme/tree"]);
+    let records = s.records();
+    let r = records
+        .iter()
+        .find(|r| r["lineNumber"] == 4)
+        .expect("the raise of _flush()");
+    let doc = field(r, "documentation");
+    assert!(doc.contains("start()"), "{doc}");
+    assert!(!doc.contains("start_ns()"), "{doc}");
+    // A subclass that defines no `_flush()` of its own reaches the base class's.
+    assert!(doc.contains("end()"), "{doc}");
+}

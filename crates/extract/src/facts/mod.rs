@@ -689,6 +689,7 @@ impl<'t, 's> FileFacts<'t, 's> {
             .parent()
             .is_some_and(|p| matches!(p.kind(), "arguments" | "argument_list"));
         let unexported = self.unexported(node, &name);
+        let nested = self.nested(&path[..f], node);
         // JavaScript's exports are read once a file, by the references' walk.
         let exposed = matches!(self.lang, Lang::Rust | Lang::Java)
             && refs::exposed(self.lang, node, &name, self.src, &self.offers);
@@ -703,6 +704,7 @@ impl<'t, 's> FileFacts<'t, 's> {
             callback,
             generator: is_generator(node, self.src),
             unexported,
+            nested,
             exposed,
             accessor: accessor(node, self.src),
             abstract_method: self.syn.python
@@ -711,6 +713,56 @@ impl<'t, 's> FileFacts<'t, 's> {
                         && self.src[p.start_byte()..node.start_byte()].contains("abstractmethod")
                 }),
         }
+    }
+
+    /// Whether `node` declares a function whose name is a local of another named function
+    /// (`above` holds its ancestors): Python's inner `def`, a JavaScript `function parseIndex()`
+    /// or `const f = () => …` in a function's body or in a callback there (`function onend()`
+    /// in a `Promise` executor), a Rust `fn` in a `fn`. No code outside can call it by name. A
+    /// class in between makes it a method; the anonymous function that wraps a bundled module
+    /// (UMD, an IIFE) names nothing; a JavaScript factory that returns an object
+    /// (`return definePlugin({ … })`) hands its inner functions out.
+    fn nested(&self, above: &[Node<'_>], node: Node<'_>) -> bool {
+        let js = matches!(self.lang, Lang::JavaScript | Lang::TypeScript);
+        let bound = |n: Node<'_>| {
+            n.parent()
+                .is_some_and(|d| d.kind() == "variable_declarator")
+        };
+        let local = match node.kind() {
+            "function_declaration" | "generator_function_declaration" => js,
+            "function_definition" | "function_item" => true,
+            "arrow_function" | "function_expression" | "function" => bound(node),
+            _ => false,
+        };
+        if !local {
+            return false;
+        }
+        let mut through_callback = false;
+        for n in above
+            .iter()
+            .rev()
+            .take_while(|n| !self.syn.classes.contains(&n.kind()))
+        {
+            let named = match n.kind() {
+                "function_declaration"
+                | "generator_function_declaration"
+                | "function_definition"
+                | "method_definition"
+                | "method_declaration"
+                | "constructor_declaration"
+                | "function_item" => true,
+                "arrow_function" | "function_expression" | "function" => bound(*n),
+                _ => false,
+            };
+            if named {
+                return !js || through_callback || !returns_an_object(*n);
+            }
+            through_callback |= matches!(
+                n.kind(),
+                "arrow_function" | "function_expression" | "function"
+            );
+        }
+        false
     }
 
     /// Whether `node` is a JavaScript or TypeScript function declared at the top level of
@@ -1776,6 +1828,23 @@ pub(crate) fn is_helper_kind(kind: &str) -> bool {
             | "method_declaration"
             | "function_item"
     )
+}
+
+/// Whether a JavaScript function's body returns an object it builds (`return { a, b }`,
+/// `return definePlugin({ … })`): a factory, whose inner functions its callers get.
+fn returns_an_object(function: Node<'_>) -> bool {
+    let Some(body) = function.child_by_field_name("body") else {
+        return false;
+    };
+    named(body).into_iter().any(|st| {
+        st.kind() == "return_statement"
+            && named(st).first().is_some_and(|v| {
+                v.kind() == "object"
+                    || v.kind() == "call_expression"
+                        && v.child_by_field_name("arguments")
+                            .is_some_and(|a| named(a).iter().any(|x| x.kind() == "object"))
+            })
+    })
 }
 
 /// Whether the statement holding `site` is all that the body of `function` does, comments

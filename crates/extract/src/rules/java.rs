@@ -64,7 +64,7 @@ impl Rules for Java {
                 }
                 let class = cx.text(node.child_by_field_name("type")?);
                 let last = last_segment(class);
-                if !is_error_class(last) {
+                if !is_error_class(last) || imports_other(last, cx) {
                     return None;
                 }
                 // A trace's frame is at the line of the `new`, which a branch of a condition
@@ -147,6 +147,20 @@ impl Rules for Java {
             _ => assignment_value(stmt, name, cx, "assignment_expression"),
         }
     }
+}
+
+/// Whether the file imports a class of the simple name `class` from a package: it is not
+/// `java.lang`'s. javac's `return new Error("compiler", "no.superclass", arg0)` makes a
+/// `JCDiagnostic.Error`, a diagnostic's description that nothing throws. A thrown one is
+/// an exception whatever its package.
+fn imports_other(class: &str, cx: &Cx<'_>) -> bool {
+    matches!(class, "Error" | "Exception")
+        && cx.src.lines().any(|l| {
+            l.strip_prefix("import ")
+                .and_then(|l| l.trim_end().strip_suffix(';'))
+                .and_then(|l| l.rsplit_once('.'))
+                .is_some_and(|(package, name)| name == class && package != "java.lang")
+        })
 }
 
 impl Java {
