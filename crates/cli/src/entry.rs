@@ -13,9 +13,9 @@ use errata_lang::Lang;
 use errata_store::{CallGraph, Definition, Via};
 
 /// Most calls walked up from the site's function.
-const MAX_DEPTH: usize = 4;
+const MAX_DEPTH: usize = 6;
 /// Most functions looked at for one record.
-const MAX_VISITED: usize = 64;
+const MAX_VISITED: usize = 128;
 
 /// The program a repository installs, for the names of its commands (`npm`).
 #[derive(Debug, Default)]

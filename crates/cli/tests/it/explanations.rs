@@ -2491,3 +2491,26 @@ fn a_self_call_reaches_the_method_of_its_own_class() {
     // A subclass that defines no `_flush()` of its own reaches the base class's.
     assert!(doc.contains("end()"), "{doc}");
 }
+
+/// The way in is found through up to six calls: `re.match()` reaches the regex parser's
+/// `_class_escape()` through five.
+#[test]
+fn a_way_in_five_calls_up_is_found() {
+    let s = Scratch::new();
+    s.write(
+        "tree/rx.py",
+        "def match(pattern, string):\n    return _compile(pattern).run(string)\n\ndef _compile(pattern):\n    return _code(pattern)\n\ndef _code(pattern):\n    return _parse(pattern)\n\ndef _parse(pattern):\n    return _parse_sub(pattern)\n\ndef _parse_sub(pattern):\n    return _escape(pattern)\n\ndef _escape(pattern):\n    if pattern.endswith('\\\\'):\n        raise ValueError('bad escape (end of pattern)')\n    return pattern\n",
+    );
+    s.ok(&["index", "tree", "--repo", "acme/tree"]);
+    let records = s.records();
+    let r = records
+        .iter()
+        .find(|r| r["lineNumber"] == 18)
+        .expect("the raise of _escape()");
+    let doc = field(r, "documentation");
+    assert!(doc.contains("reached from `match()`"), "{doc}");
+    assert!(
+        field(r, "tryCatchPattern").contains("rx.match(pattern, string)"),
+        "{r}"
+    );
+}
