@@ -858,11 +858,9 @@ pub(crate) fn example_fix(
             type_guard(site)
         );
     }
-    // An unexported sentinel cannot be named outside its package: the generic form below
+    // An unexported sentinel, or one of an internal package, cannot be named outside its package:
     // tells it by its text (typeGuard).
-    if let Some(name) =
-        crate::prose::sentinel(site).filter(|n| n.starts_with(|c: char| c.is_uppercase()))
-    {
+    if let Some(name) = crate::prose::sentinel(site).filter(|n| crate::prose::nameable(site, n)) {
         return format!(
             "// before: the error is passed on without a look\nif err != nil {{\n\treturn err\n}}\n// after: {name} is told apart from other errors\nif errors.Is(err, {name}) {{\n\t// handle \"{fragment}\" here\n}} else if err != nil {{\n\treturn err\n}}"
         );
@@ -1292,8 +1290,9 @@ pub(crate) fn type_guard(site: &Site<'_>) -> String {
         Lang::Go if matches!(site.error_type, ErrorType::Panic | ErrorType::Assertion) => format!(
             "func isThisPanic(r any) bool {{\n\treturn r != nil && strings.Contains(fmt.Sprint(r), {frag})\n}}"
         ),
-        // An unexported sentinel cannot be named outside its package: its text can.
-        Lang::Go if crate::prose::sentinel(site).is_some_and(|n| n.starts_with(|c: char| c.is_lowercase())) => format!(
+        // An unexported sentinel, or one of an internal package, cannot be named outside its
+        // package: its text can.
+        Lang::Go if crate::prose::sentinel(site).is_some_and(|n| !crate::prose::nameable(site, n)) => format!(
             "func isThisError(err error) bool {{\n\treturn err != nil && err.Error() == {}\n}}",
             quoted(site.message)
         ),

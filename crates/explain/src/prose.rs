@@ -214,9 +214,22 @@ fn what(site: &Site<'_>) -> String {
         {
             format!("{class} is issued with `warnings.warn` (Python's warning filters decide whether it is shown)")
         }
+        // Node's `process.emitWarning(msg, type, code)`: printed on stderr as
+        // `(node:PID) Type: msg` unless the process silences warnings.
+        ErrorType::Log if node_warning(site) => format!(
+            "{class} is emitted with `emitWarning` (Node prints it on stderr after the process id, unless warnings are silenced)"
+        ),
         ErrorType::Log => "A message is logged".to_owned(),
         ErrorType::Exit => "The process exits".to_owned(),
     }
+}
+
+/// Whether the site is a JavaScript warning that names its type (`emitWarning(msg,
+/// 'UnboundedCacheWarning', code)`).
+fn node_warning(site: &Site<'_>) -> bool {
+    matches!(site.lang, Lang::JavaScript | Lang::TypeScript)
+        && site.error_type == ErrorType::Log
+        && site.class.is_some_and(|c| c.ends_with("Warning"))
 }
 
 /// How the sentences say what the site does: "It is {raised} when …", "a call {raises} it".
@@ -244,6 +257,7 @@ fn verb(site: &Site<'_>) -> Verb {
         {
             ("issued", "issues")
         }
+        ErrorType::Log if node_warning(site) => ("emitted", "emits"),
         ErrorType::Log => ("logged", "logs"),
         ErrorType::Exception | ErrorType::Panic | ErrorType::Assertion | ErrorType::Exit => {
             ("raised", "raises")
@@ -466,7 +480,10 @@ pub(crate) fn own_text_of<'a>(
     Some((class, how))
 }
 
+/// The last segment of a path, without type arguments: `MaskedValidationError` of
+/// `MaskedValidationError<'_, '_, '_>`, `Error` of `io::Error`.
 fn last_name(s: &str) -> &str {
+    let s = s.split('<').next().unwrap_or(s).trim_end();
     s.rsplit(['.', ':']).next().unwrap_or(s)
 }
 
@@ -686,7 +703,9 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
             } else {
                 format!(" and returned as it is by {}", and_list(&returners(site)))
             },
-            if exported(name) {
+            if exported(name) && !nameable(site, name) {
+                "its package is internal, so only code of this module names it: other code tells it apart through what returns it, or by its text".to_owned()
+            } else if exported(name) {
                 format!("callers tell it apart with `errors.Is(err, {name})`")
             } else {
                 format!("`{name}` is unexported, so code outside its package tells it apart by its text, and code inside it with `errors.Is(err, {name})`")
@@ -1063,6 +1082,12 @@ pub(crate) fn sentinel<'a>(site: &Site<'a>) -> Option<&'a str> {
     let class = site.class?;
     (site.lang == Lang::Go && site.facts.function.is_none() && crate::is_go_sentinel_name(class))
         .then_some(class)
+}
+
+/// Whether code outside the sentinel's package can name it: it is exported, and its package
+/// is not internal (`internal/oserror.ErrExist` is named `fs.ErrExist` by everyone else).
+pub(crate) fn nameable(site: &Site<'_>, name: &str) -> bool {
+    exported(name) && !code::internal_path(site.file_path)
 }
 
 /// Whether a Go name is exported: code of other packages can name it.
@@ -1570,14 +1595,48 @@ pub(crate) fn common_situations(site: &Site<'_>) -> String {
         out.push_str(&format!("It happens when {}.", and_list(&cases)));
     }
     if out.is_empty() {
-        out = format!(
-            "Seen when {} gets to line {} of {}.",
-            function_ref(site),
-            site.line,
-            site.file_path
-        );
+        out = when_reached(site);
     }
     out.trim_start().to_owned()
+}
+
+/// When the site's line runs, where no guard says more: a sentinel is declared once, when its
+/// package is initialised, and is seen where a call returns it; code outside any function runs
+/// as its module is imported or its class initialised.
+fn when_reached(site: &Site<'_>) -> String {
+    if let Some(name) = sentinel(site) {
+        let returners = returners(site);
+        return if returners.is_empty() {
+            format!("Seen where a call returns `{name}`, as it is or wrapped in another error.")
+        } else {
+            format!(
+                "Seen where a call returns `{name}` (it is returned by {}), as it is or wrapped in another error.",
+                and_list(&returners)
+            )
+        };
+    }
+    let (line, file) = (site.line, site.file_path);
+    if site.facts.function.is_some() {
+        return format!(
+            "Seen when {} gets to line {line} of {file}.",
+            function_ref(site)
+        );
+    }
+    let as_script = site
+        .facts
+        .guards()
+        .flat_map(|g| g.conjuncts.iter())
+        .any(|c| c.contains("__main__"));
+    match site.lang {
+        Lang::Python if as_script => format!("Seen when {file} is run as a script."),
+        Lang::Python => {
+            format!("Seen when {file} is imported: the module's top level runs line {line}.")
+        }
+        Lang::Java => format!(
+            "Seen when the code outside any method at line {line} of {file} runs: a `static` block runs once, when its class is first used."
+        ),
+        _ => format!("Seen when {file} is loaded and its top level gets to line {line}."),
+    }
 }
 
 /// Whether the write `w` of `name` makes the conjunct `c` false: see [`after_write`].
@@ -2225,6 +2284,10 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
     // it, else around the way in.
     let catch_at = match (&facts.entry, public) {
         (Some(e), _) if e.command.is_some() => String::new(),
+        // A generator's body runs as its result is iterated, not when it is called.
+        (_, true) if facts.function.as_ref().is_some_and(|f| f.generator) => {
+            format!("where the result of {fname} is iterated")
+        }
         (_, true) => format!("where {fname} is called"),
         (Some(e), false) if e.command.is_none() && !e.chain.is_empty() => {
             format!("where `{}` is called", step_call(site.lang, &e.chain[0]))
@@ -2352,7 +2415,7 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
             out.push(s);
         }
     }
-    if let Some(name) = sentinel(site).filter(|n| !exported(n)) {
+    if let Some(name) = sentinel(site).filter(|n| !nameable(site, n)) {
         let from = returners(site);
         let of = if from.is_empty() {
             String::new()
@@ -2360,10 +2423,11 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
             format!(" of {}", and_list(&from))
         };
         out.push(format!(
-            "Test the error{of} by its text, as typeGuard does (`{name}` is unexported: code outside its package cannot name it), and handle this case there."
+            "Test the error{of} by its text, as typeGuard does (`{name}` is {}: code outside its package cannot name it), and handle this case there.",
+            if exported(name) { "in an internal package" } else { "unexported" }
         ));
     }
-    if let Some(name) = sentinel(site).filter(|n| exported(n)) {
+    if let Some(name) = sentinel(site).filter(|n| nameable(site, n)) {
         let from = returners(site);
         out.push(if from.is_empty() {
             format!("Test the error with `errors.Is(err, {name})` and handle this case where it is returned.")

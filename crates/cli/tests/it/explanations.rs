@@ -1279,6 +1279,11 @@ fn a_generator_raises_as_it_is_iterated_and_a_branch_not_taken_gives_no_value() 
         pattern.contains("list(net.summarize(first, last))"),
         "{pattern}"
     );
+    let solutions = gen["solutions"].to_string();
+    assert!(
+        !solutions.contains("where `summarize()` is called"),
+        "{solutions}"
+    );
     let dir = record_of(&records, "'output_dir' must be a string or None");
     let doc = dir["documentation"].as_str().unwrap();
     assert!(!doc.contains("comes from `self.output_dir`"), "{doc}");
@@ -2513,4 +2518,162 @@ fn a_way_in_five_calls_up_is_found() {
         field(r, "tryCatchPattern").contains("rx.match(pattern, string)"),
         "{r}"
     );
+}
+
+/// Code outside any function runs once: a Go sentinel is declared as its package starts and
+/// seen where a call returns it; a module's top level raises as it is imported; a Java
+/// `static` block as its class is first used. A sentinel of an internal package is told apart
+/// by its text, which code outside can see.
+#[test]
+fn code_outside_functions_is_said_to_run_when_it_does() {
+    let s = Scratch::new();
+    s.write("tree/go.mod", "module example.com/tree\n\ngo 1.19\n");
+    s.write(
+        "tree/tarx/common.go",
+        "package tarx\n\nimport \"errors\"\n\nvar ErrHeader = errors.New(\"tarx: invalid tar header\")\n\nfunc Next(b []byte) error {\n\tif len(b) < 512 {\n\t\treturn ErrHeader\n\t}\n\treturn nil\n}\n",
+    );
+    s.write(
+        "tree/internal/oserr/errors.go",
+        "package oserr\n\nimport \"errors\"\n\nvar ErrExist = errors.New(\"file already exists\")\n",
+    );
+    s.write(
+        "tree/winonly.py",
+        "import warnings\n\nwarnings.warn('winonly is deprecated', DeprecationWarning, 2)\n",
+    );
+    s.write(
+        "tree/Bits.java",
+        "package p;\n\npublic class Bits {\n    static {\n        try {\n            Class.forName(\"p.Unsafe\");\n        } catch (ClassNotFoundException e) {\n            throw new InternalError(\"Can't lookup Bits.getXXX\");\n        }\n    }\n}\n",
+    );
+    s.ok(&["index", "tree", "--repo", "acme/tree"]);
+    let records = s.records();
+    let at = |file: &str, line: u64| {
+        records
+            .iter()
+            .find(|r| r["filePath"] == file && r["lineNumber"] == line)
+            .unwrap_or_else(|| panic!("no record at {file}:{line}: {records:?}"))
+    };
+    let situations = |r: &serde_json::Value| r["commonSituations"].to_string();
+    let header = at("tarx/common.go", 5);
+    assert!(
+        situations(header)
+            .contains("Seen where a call returns `ErrHeader` (it is returned by `Next()`)"),
+        "{header}"
+    );
+    let exist = at("internal/oserr/errors.go", 5);
+    assert!(
+        field(exist, "documentation").contains("its package is internal"),
+        "{exist}"
+    );
+    assert!(!field(exist, "typeGuard").contains("errors.Is"), "{exist}");
+    assert!(
+        field(exist, "typeGuard").contains("file already exists"),
+        "{exist}"
+    );
+    let py = at("winonly.py", 3);
+    assert!(situations(py).contains("winonly.py is imported"), "{py}");
+    let java = at("Bits.java", 8);
+    assert!(
+        situations(java).contains("a `static` block runs once"),
+        "{java}"
+    );
+}
+
+/// A Rust `match` over a tuple keeps the tuple: `matches!((a, b), …)`, never
+/// `matches!(a, b, …)`.
+#[test]
+fn a_match_over_a_tuple_is_said_with_the_tuple() {
+    let s = Scratch::new();
+    s.write(
+        "tree/Cargo.toml",
+        "[package]\nname = \"probe\"\nversion = \"0.1.0\"\n",
+    );
+    s.write(
+        "tree/src/lib.rs",
+        "use std::env;\n\npub fn targets() -> (String, String) {\n    match (env::var(\"TARGET\"), env::var(\"HOST\")) {\n        (Ok(t), Ok(h)) => (t, h),\n        (Err(env::VarError::NotUnicode(s)), _) | (_, Err(env::VarError::NotUnicode(s))) => {\n            panic!(\"HOST or TARGET environment variable is not valid unicode: {:?}\", s)\n        }\n        _ => panic!(\"TARGET not set\"),\n    }\n}\n",
+    );
+    s.ok(&["index", "tree", "--repo", "acme/tree"]);
+    let records = s.records();
+    let f = facts_of(
+        &s,
+        &records,
+        "HOST or TARGET environment variable is not valid unicode: {:?}",
+    );
+    let exprs: Vec<String> = conditions(&f).into_iter().map(|(e, _)| e).collect();
+    assert!(
+        exprs
+            .iter()
+            .any(|e| e.starts_with("matches!((env::var(\"TARGET\"), env::var(\"HOST\")), ")),
+        "{exprs:?}"
+    );
+}
+
+/// Node's `emitWarning(msg, type, code)` names the warning and its code: the record has them,
+/// and says the warning is emitted on stderr, not logged.
+#[test]
+fn a_node_warning_has_its_type_and_code() {
+    let s = Scratch::new();
+    s.write(
+        "tree/cache.js",
+        "const emitWarning = (msg, type, code, fn) => {\n  process.emitWarning(msg, type, code, fn);\n};\nclass Cache {\n  constructor(options) {\n    if (options.ttl && !options.max) {\n      const code = 'CACHE_UNBOUNDED';\n      const msg = 'TTL caching without max can result in unbounded memory consumption.';\n      emitWarning(msg, 'UnboundedCacheWarning', code, Cache);\n    }\n  }\n}\nmodule.exports = { Cache };\n",
+    );
+    s.ok(&["index", "tree", "--repo", "acme/tree"]);
+    let records = s.records();
+    let r = records
+        .iter()
+        .find(|r| r["lineNumber"] == 9)
+        .unwrap_or_else(|| panic!("no record at line 9: {records:?}"));
+    assert_eq!(r["errorClass"], "UnboundedCacheWarning", "{r}");
+    assert_eq!(r["errorCode"], "CACHE_UNBOUNDED", "{r}");
+    let doc = field(r, "documentation");
+    assert!(doc.contains("is emitted with `emitWarning`"), "{doc}");
+    assert!(!doc.contains("logged"), "{doc}");
+}
+
+/// The `Display` of an error type with lifetimes (`impl Display for MaskedError<'_>`) is its
+/// own text: shown when the error is displayed, not "returned in `fmt()`".
+#[test]
+fn the_display_of_a_type_with_lifetimes_is_its_own_text() {
+    let s = Scratch::new();
+    s.write(
+        "tree/Cargo.toml",
+        "[package]\nname = \"masked\"\nversion = \"0.1.0\"\n",
+    );
+    s.write(
+        "tree/src/lib.rs",
+        "use std::fmt;\n\n#[derive(Debug)]\npub struct MaskedError<'a> {\n    pub placeholder: &'a str,\n    pub multiple_of: f64,\n}\n\nimpl fmt::Display for MaskedError<'_> {\n    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {\n        write!(f, \"{} is not a multiple of {}\", self.placeholder, self.multiple_of)\n    }\n}\n\nimpl std::error::Error for MaskedError<'_> {}\n",
+    );
+    s.ok(&["index", "tree", "--repo", "acme/tree"]);
+    let records = s.records();
+    let r = record_of(&records, "{} is not a multiple of {}");
+    let doc = field(r, "documentation");
+    assert!(doc.contains("when the error is displayed"), "{doc}");
+    assert!(!doc.contains("is returned in"), "{doc}");
+}
+
+/// `Error::new(ErrorKind::…, msg)` is std's `io::Error` only where the path, the kind or the
+/// imports say so: cc's own `Error::new(ErrorKind::IOError, …)` is cc's `Error`.
+#[test]
+fn an_error_new_is_io_error_only_where_the_code_says_so() {
+    let s = Scratch::new();
+    s.write(
+        "tree/Cargo.toml",
+        "[package]\nname = \"kinds\"\nversion = \"0.1.0\"\n",
+    );
+    s.write(
+        "tree/src/lib.rs",
+        "mod own;\nuse std::io;\n\npub fn open(p: &str) -> io::Result<()> {\n    if p.is_empty() {\n        return Err(io::Error::new(io::ErrorKind::InvalidInput, \"empty path given\"));\n    }\n    Ok(())\n}\n",
+    );
+    s.write(
+        "tree/src/own.rs",
+        "pub enum ErrorKind {\n    IOError,\n}\n\npub struct Error {\n    kind: ErrorKind,\n    message: String,\n}\n\nimpl Error {\n    fn new(kind: ErrorKind, message: &str) -> Error {\n        Error { kind, message: message.to_owned() }\n    }\n}\n\npub fn sdk_root(found: bool) -> Result<(), Error> {\n    if !found {\n        return Err(Error::new(ErrorKind::IOError, \"Unable to determine Apple SDK path.\"));\n    }\n    Ok(())\n}\n",
+    );
+    s.ok(&["index", "tree", "--repo", "acme/tree"]);
+    let records = s.records();
+    assert_eq!(
+        record_of(&records, "empty path given")["errorClass"],
+        "io::Error"
+    );
+    let own = record_of(&records, "Unable to determine Apple SDK path.");
+    assert_eq!(own["errorClass"], "Error", "{own}");
+    assert!(!field(own, "documentation").contains("io::Error"), "{own}");
 }

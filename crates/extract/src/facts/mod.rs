@@ -1079,12 +1079,16 @@ impl<'t, 's> FileFacts<'t, 's> {
             .child_by_field_name("value")
             .or_else(|| switch.child_by_field_name("subject"))
             .or_else(|| switch.child_by_field_name("condition"))?;
+        // A C-like `switch (x)` writes its subject in parentheses; a Rust tuple `(a, b)` is one.
         let subject_text = self.text(subject);
-        let subject_text = subject_text
-            .strip_prefix('(')
-            .and_then(|s| s.strip_suffix(')'))
-            .unwrap_or(&subject_text)
-            .to_owned();
+        let subject_text = match subject.kind() {
+            "tuple_expression" => subject_text,
+            _ => subject_text
+                .strip_prefix('(')
+                .and_then(|s| s.strip_suffix(')'))
+                .unwrap_or(&subject_text)
+                .to_owned(),
+        };
         let Some((value, v)) = self.case_value(case) else {
             // `default:` has no value.
             return self.default_condition(case, &subject_text);

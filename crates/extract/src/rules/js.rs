@@ -480,11 +480,34 @@ impl Js {
         // `process.emitWarning(msg)`, `this.queueWarning(key, msg)`: a warning the program
         // prints, worded by the first argument with text of its own.
         if method.len() > "Warning".len() && method.ends_with("Warning") {
-            let template = arg_list
-                .iter()
-                .take(2)
-                .find_map(|a| self.message(*a, cx, 0).filter(|t| t.literal_alnum() >= 3))?;
-            return Some(Found::new(call, template, ErrorType::Log).severity(Severity::Warning));
+            let worded = |a: Node<'_>| self.message(a, cx, 0).filter(|t| t.literal_alnum() >= 3);
+            let first = arg_list.first().and_then(|a| worded(*a));
+            let by_first = first.is_some();
+            let template = first.or_else(|| arg_list.get(1).and_then(|a| worded(*a)))?;
+            let mut found = Found::new(call, template, ErrorType::Log).severity(Severity::Warning);
+            // Node's `emitWarning(msg, type, code)`: the type names the warning
+            // (`UnboundedCacheWarning`), and the code is its `code`.
+            if method == "emitWarning" && by_first {
+                // A literal, or a name bound to one: a local, or a parameter of the
+                // helper whose call is read (lru-cache's `emitWarning(msg, type, code)`).
+                let text = |i: usize| {
+                    let mut a = *arg_list.get(i)?;
+                    for _ in 0..3 {
+                        if a.kind() != "identifier" {
+                            break;
+                        }
+                        a = self.local_value(a, cx.text(a), cx)?;
+                    }
+                    (a.kind() == "string").then(|| strip_quotes(cx.text(a)).to_owned())
+                };
+                let word = |t: &String| t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+                let class = text(1).filter(|t| t.ends_with("Warning") && word(t));
+                let code = text(2).filter(|t| {
+                    word(t) && t.chars().all(|c| !c.is_ascii_lowercase()) && t.len() > 2
+                });
+                found = found.class(class).code(code);
+            }
+            return Some(found);
         }
         // console.error(..), logger.warn(..), this.logger.fatal(..)
         if let Some(severity) = log_severity(method).filter(|_| is_logger(cx.text(object))) {

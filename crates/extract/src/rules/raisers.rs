@@ -52,7 +52,11 @@ impl Call<'_> {
         {
             arg = p;
         }
-        self.used.set(true);
+        // A raise is the call's when it follows the message; a type or code it also reads
+        // does not make it so.
+        if is_message_name(name) {
+            self.used.set(true);
+        }
         Some(arg)
     }
 }
@@ -352,7 +356,9 @@ impl<'t> Collector<'t, '_> {
         if literals.is_empty() {
             return;
         }
-        let top = bind(&raisers[r], args, None);
+        let call = *path.last().expect("a path ends at its call");
+        let every = every_argument(call, &raisers[r].params, cx);
+        let top = bind(&raisers[r], &every, None);
         let Some(found) = self.read(rules, cx, raisers, r, &top, &top) else {
             return;
         };
@@ -464,6 +470,15 @@ fn is_constructor(f: Node<'_>, cx: &Cx<'_>) -> bool {
 /// The message parameters of a raiser with the arguments `call` passes them: positional ones
 /// in order, Python's keyword ones by name.
 fn arguments<'t>(call: Node<'t>, params: &[String], cx: &Cx<'_>) -> Vec<(String, Node<'t>)> {
+    let mut out = every_argument(call, params, cx);
+    out.retain(|(p, _)| is_message_name(p));
+    out
+}
+
+/// Every parameter of a raiser with the argument `call` passes it (see [`arguments`]): what
+/// the raise reads besides the message, a warning's type or an error's code, is the call's
+/// too.
+fn every_argument<'t>(call: Node<'t>, params: &[String], cx: &Cx<'_>) -> Vec<(String, Node<'t>)> {
     let Some(args) = call.child_by_field_name("arguments") else {
         return Vec::new();
     };
@@ -487,9 +502,7 @@ fn arguments<'t>(call: Node<'t>, params: &[String], cx: &Cx<'_>) -> Vec<(String,
                 None => break,
             }
         };
-        if is_message_name(param) {
-            out.push((param.clone(), value));
-        }
+        out.push((param.clone(), value));
     }
     out
 }

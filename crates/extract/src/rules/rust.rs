@@ -239,9 +239,21 @@ impl Rust {
                     return None;
                 };
                 let message = self.message(message, cx)?;
+                // `io::Error::new(io::ErrorKind::…)`, or `Error::new` where the file imports
+                // std's: else the crate's own type (cc's `Error::new(ErrorKind::IOError, …)`).
+                let ty = path.rsplit_once("::").map_or(path, |(t, _)| t);
+                let class = if ty.ends_with("io::Error")
+                    || cx.text(args[0]).contains("io::ErrorKind")
+                    || IO_KINDS.contains(&kind.as_str())
+                    || imports_io_error(cx.src)
+                {
+                    "io::Error".to_owned()
+                } else {
+                    ty.to_owned()
+                };
                 Some(
                     Found::new(call, message, ErrorType::ErrorReturn)
-                        .class(Some("io::Error".to_owned()))
+                        .class(Some(class))
                         .code(Some(kind)),
                 )
             }
@@ -473,6 +485,41 @@ fn cfg_requires_test(attr: &str) -> bool {
         return false;
     };
     crate::facts::split_top_level(args).contains(&"test")
+}
+
+/// The variants of std's `io::ErrorKind` that code builds errors with.
+const IO_KINDS: &[&str] = &[
+    "NotFound",
+    "PermissionDenied",
+    "ConnectionRefused",
+    "ConnectionReset",
+    "ConnectionAborted",
+    "NotConnected",
+    "AddrInUse",
+    "AddrNotAvailable",
+    "BrokenPipe",
+    "AlreadyExists",
+    "WouldBlock",
+    "InvalidInput",
+    "InvalidData",
+    "TimedOut",
+    "WriteZero",
+    "Interrupted",
+    "Unsupported",
+    "UnexpectedEof",
+    "OutOfMemory",
+    "Other",
+];
+
+/// Whether a Rust file brings std's `io::Error` in as `Error` (`use std::io::Error;`, `use
+/// std::io::{self, Error, ErrorKind};`).
+fn imports_io_error(src: &str) -> bool {
+    src.lines().map(str::trim_start).any(|l| {
+        l.starts_with("use ")
+            && l.contains("io::")
+            && l.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .any(|w| w == "Error")
+    })
 }
 
 #[cfg(test)]
