@@ -765,9 +765,12 @@ fn on_the_way(h: &Found, callers: &[Reference], entry: Option<&errata_explain::E
     let Some(function) = h.function.as_deref() else {
         return false;
     };
+    // A handler guards calls above it (in its `try`, before its `errors.Is`), never one in
+    // its own body or below it: email's `except HeaderParseError` around `get_addr_spec()`
+    // does not catch the `get_obs_route()` its body calls.
     callers
         .iter()
-        .any(|c| c.file == h.file && c.function.as_deref() == Some(function))
+        .any(|c| c.file == h.file && c.function.as_deref() == Some(function) && c.line <= h.line)
         || entry.is_some_and(|e| {
             e.chain
                 .iter()

@@ -2275,9 +2275,13 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
             "{caught} Code around the call cannot catch it before that handler does."
         ));
     } else if let Some((caught, true)) = caught_by_callers(site) {
-        out.push(format!(
-            "Every call of {fname} found is inside a `try` that catches it. {caught} What reaches a user is what those handlers do."
-        ));
+        // A function its users call themselves raises it to them whatever the repository's
+        // own calls do.
+        out.push(if public {
+            format!("Every call of {fname} in the repository is inside a `try` that catches it ({}); a call of your own is not, unless you catch it too.", caught.trim_end_matches('.'))
+        } else {
+            format!("Every call of {fname} found is inside a `try` that catches it. {caught} What reaches a user is what those handlers do.")
+        });
     }
     out.extend(crate::command::solutions(site));
     // Where a user catches it: around the call of the site's function when they can make

@@ -2677,3 +2677,59 @@ fn an_error_new_is_io_error_only_where_the_code_says_so() {
     assert_eq!(own["errorClass"], "Error", "{own}");
     assert!(!field(own, "documentation").contains("io::Error"), "{own}");
 }
+
+/// A JavaScript `#private` field is the object's own state, not configuration a user sets:
+/// undici's `this.#options.serverMaxWindowBits` comes from the server's handshake.
+#[test]
+fn a_private_field_named_options_is_no_configuration() {
+    let s = Scratch::new();
+    s.write(
+        "tree/deflate.js",
+        "class PerMessageDeflate {\n  #options = {}\n\n  constructor(extensions) {\n    this.#options.serverMaxWindowBits = extensions.get('server_max_window_bits')\n  }\n\n  decompress(chunk) {\n    if (this.#options.serverMaxWindowBits) {\n      throw new Error('Invalid server_max_window_bits')\n    }\n    return chunk\n  }\n}\nmodule.exports = { PerMessageDeflate }\n",
+    );
+    s.ok(&["index", "tree", "--repo", "acme/tree"]);
+    let records = s.records();
+    let r = record_of(&records, "Invalid server_max_window_bits");
+    let text = r.to_string();
+    assert!(!text.contains("configuration"), "{text}");
+}
+
+/// A handler in a caller guards the calls above it: a call in its own body (email's header
+/// parser calls `get_obs_route()` in the `except` of another call) is not handled by it.
+#[test]
+fn a_call_in_a_handler_s_body_is_not_handled_by_it() {
+    let s = Scratch::new();
+    s.write(
+        "tree/hdr.py",
+        "class HeaderParseError(Exception):\n    pass\n\n\ndef get_obs_route(value):\n    if not value:\n        raise HeaderParseError('expected obs-route but found end of string')\n    return value\n\n\ndef get_addr_spec(value):\n    return value\n\n\ndef get_angle_addr(value):\n    try:\n        token = get_addr_spec(value)\n    except HeaderParseError:\n        token = get_obs_route(value)\n    return token\n\n\ndef parse_route(value):\n    try:\n        return get_obs_route(value)\n    except HeaderParseError:\n        return None\n",
+    );
+    s.ok(&["index", "tree", "--repo", "acme/tree"]);
+    let records = s.records();
+    let r = record_of(&records, "expected obs-route but found end of string");
+    let solutions = r["solutions"].to_string();
+    assert!(!solutions.contains("hdr.py:18"), "{solutions}");
+    assert!(solutions.contains("hdr.py:26"), "{solutions}");
+}
+
+/// A public function raises to its own callers whatever the repository's calls of it catch:
+/// `MutableMapping.popitem()` on an empty mapping reaches the user who calls it.
+#[test]
+fn a_public_function_caught_by_every_caller_still_raises_to_its_users() {
+    let s = Scratch::new();
+    s.write(
+        "tree/abc_map.py",
+        "class MutableMapping:\n    def popitem(self):\n        try:\n            key = next(iter(self))\n        except StopIteration:\n            raise KeyError from None\n        return key\n\n    def clear(self):\n        try:\n            while True:\n                self.popitem()\n        except KeyError:\n            pass\n",
+    );
+    s.ok(&["index", "tree", "--repo", "acme/tree"]);
+    let records = s.records();
+    let r = records
+        .iter()
+        .find(|r| r["lineNumber"] == 6)
+        .unwrap_or_else(|| panic!("no record at line 6: {records:?}"));
+    let solutions = r["solutions"].to_string();
+    assert!(!solutions.contains("What reaches a user"), "{solutions}");
+    assert!(
+        solutions.contains("a call of your own is not"),
+        "{solutions}"
+    );
+}

@@ -2332,12 +2332,16 @@ fn is_field(name: &str) -> bool {
 }
 
 /// The name as a configuration field, when its object is named like configuration
-/// (`config.reuseLease`, `self.options.strict`).
+/// (`config.reuseLease`, `self.options.strict`). A JavaScript `#private` field
+/// (`this.#options.serverMaxWindowBits`) is the object's own: no user sets it.
 fn config_field(name: &str) -> Option<&str> {
     let mut parts = name.split('.');
     let mut first = parts.next()?;
     if matches!(first, "this" | "self") {
         first = parts.next()?;
+    }
+    if first.starts_with('#') {
+        return None;
     }
     let f = first.trim_start_matches('_').to_ascii_lowercase();
     let is_config = matches!(
