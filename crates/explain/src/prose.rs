@@ -719,6 +719,24 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
             if guards.len() == 1 { "s" } else { "" }
         ));
     }
+    // A `#[cfg(…)]` around it decides whether the build has it at all.
+    let cfgs: Vec<String> = facts
+        .context
+        .iter()
+        .filter_map(|c| match c {
+            Context::Cfg { condition, .. } if condition != "debug_assertions" => {
+                Some(format!("`cfg({condition})`"))
+            }
+            _ => None,
+        })
+        .collect();
+    if !cfgs.is_empty() {
+        doc.push_str(&format!(
+            " Only a build where {} hold{} has it.",
+            and_list(&cfgs),
+            if cfgs.len() == 1 { "s" } else { "" }
+        ));
+    }
     if let Some(u) = &facts.unwrapped {
         doc.push_str(&format!(" It panics when {}.", unwrap_failure(u)));
     }

@@ -2733,3 +2733,26 @@ fn a_public_function_caught_by_every_caller_still_raises_to_its_users() {
         "{solutions}"
     );
 }
+
+/// A `#[cfg(…)]` on a match arm is a guard of the arm's raise: ureq's "WebPki is disabled"
+/// panics only in a build without the `rustls-webpki-roots` feature.
+#[test]
+fn a_cfg_on_a_match_arm_guards_its_raise() {
+    let s = Scratch::new();
+    s.write(
+        "tree/Cargo.toml",
+        "[package]\nname = \"roots\"\nversion = \"0.1.0\"\n",
+    );
+    s.write(
+        "tree/src/lib.rs",
+        "pub enum RootCerts {\n    WebPki,\n    Own,\n}\n\npub fn store(roots: RootCerts) -> u32 {\n    match roots {\n        RootCerts::Own => 1,\n        #[cfg(feature = \"rustls-webpki-roots\")]\n        RootCerts::WebPki => 2,\n        #[cfg(not(feature = \"rustls-webpki-roots\"))]\n        RootCerts::WebPki => {\n            panic!(\"WebPki is disabled. You need to explicitly configure root certs on Agent\");\n        }\n    }\n}\n",
+    );
+    s.ok(&["index", "tree", "--repo", "acme/tree"]);
+    let records = s.records();
+    let r = record_of(
+        &records,
+        "WebPki is disabled. You need to explicitly configure root certs on Agent",
+    );
+    let doc = field(r, "documentation");
+    assert!(doc.contains("rustls-webpki-roots"), "{doc}");
+}

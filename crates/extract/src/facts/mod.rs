@@ -1614,18 +1614,27 @@ impl<'t, 's> FileFacts<'t, 's> {
     /// first, and `debug_assertions` for a `debug_assert!`.
     fn cfgs(&self, path: &[Node<'t>]) -> Vec<Context> {
         let mut out = Vec::new();
+        let mut push = |p: Node<'_>| {
+            let t: String = crate::text::text(p, self.src).split_whitespace().collect();
+            if let Some(c) = t.strip_prefix("#[cfg(").and_then(|c| c.strip_suffix(")]")) {
+                out.push(Context::Cfg {
+                    condition: c.replace(',', ", "),
+                    line: p.start_position().row as u32 + 1,
+                });
+            }
+        };
+        let attribute = |p: &Node<'_>| p.kind() == "attribute_item" || p.kind().contains("comment");
         for n in path {
-            let mut prev = n.prev_named_sibling();
-            while let Some(p) =
-                prev.filter(|p| p.kind() == "attribute_item" || p.kind().contains("comment"))
-            {
-                let t: String = crate::text::text(p, self.src).split_whitespace().collect();
-                if let Some(c) = t.strip_prefix("#[cfg(").and_then(|c| c.strip_suffix(")]")) {
-                    out.push(Context::Cfg {
-                        condition: c.replace(',', ", "),
-                        line: p.start_position().row as u32 + 1,
-                    });
+            // A match arm holds its attributes (`#[cfg(…)] Pattern => …`); an item or a
+            // statement has them before it.
+            if n.kind() == "match_arm" {
+                for p in named(*n).into_iter().take_while(attribute) {
+                    push(p);
                 }
+            }
+            let mut prev = n.prev_named_sibling();
+            while let Some(p) = prev.filter(attribute) {
+                push(p);
                 prev = p.prev_named_sibling();
             }
         }
