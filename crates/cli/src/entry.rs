@@ -909,6 +909,16 @@ fn owner_of(
     line: u32,
     signature: &str,
 ) -> Option<String> {
+    let text = match lang {
+        Lang::Go => String::new(),
+        _ => std::fs::read_to_string(root.join(file)).ok()?,
+    };
+    owner_in(lang, &text, line, signature)
+}
+
+/// [`owner_of`] a definition at `line` of a file whose text is `text` (a Go method names its
+/// receiver in its signature, and needs no text).
+fn owner_in(lang: Lang, text: &str, line: u32, signature: &str) -> Option<String> {
     let sig = signature.trim_start();
     match lang {
         Lang::Go => {
@@ -917,7 +927,6 @@ fn owner_of(
             Some(ty.split('[').next().unwrap_or(ty).to_owned())
         }
         Lang::Python | Lang::Rust | Lang::Java | Lang::JavaScript | Lang::TypeScript => {
-            let text = std::fs::read_to_string(root.join(file)).ok()?;
             let lines: Vec<&str> = text.lines().collect();
             let at = (line as usize).checked_sub(1)?;
             let indent = |l: &str| l.len() - l.trim_start().len();
@@ -1039,15 +1048,20 @@ fn callers(
     (file, name, line): (&str, &str, u32),
     chain: &[Step],
 ) -> Vec<(String, String, u32, Vec<Step>)> {
+    let text = std::cell::OnceCell::new();
     graph
         .calls_of(name, family)
         .filter(|c| !(c.in_tests || (c.file == file && c.caller == name)))
         .filter(|c| {
             reaches(lang, c.file, c.via, file)
                 && !(c.via == Via::Own && c.file == file && {
+                    // The file is read once, and only for a call through `self`.
                     let own = |f: &str, at: u32| {
                         let d = definition_at(graph, family, file, f, at)?;
-                        owner_of(lang, &program.root, file, d.line, d.signature)
+                        let text = text.get_or_init(|| {
+                            std::fs::read_to_string(program.root.join(file)).unwrap_or_default()
+                        });
+                        owner_in(lang, text, d.line, d.signature)
                     };
                     defines_its_own(graph, family, file, (name, line), (c.caller, c.line), own)
                 })

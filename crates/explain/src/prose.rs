@@ -875,7 +875,6 @@ fn state_sentence(site: &Site<'_>, s: &State) -> String {
         .map(String::as_str)
         .filter(|c| mentions(c, &s.name))
         .collect();
-    let mut relevant: Vec<&Write> = Vec::new();
     let mut out = String::new();
     for c in &conjuncts {
         let (mut holds, mut stops): (Vec<&Write>, Vec<&Write>) = (Vec::new(), Vec::new());
@@ -883,10 +882,7 @@ fn state_sentence(site: &Site<'_>, s: &State) -> String {
             match after_write(c, &s.name, w) {
                 Some(true) => holds.push(w),
                 Some(false) => stops.push(w),
-                None => continue,
-            }
-            if !relevant.iter().any(|r| std::ptr::eq(*r, w)) {
-                relevant.push(w);
+                None => {}
             }
         }
         let c = ticked(c.trim());
@@ -903,8 +899,13 @@ fn state_sentence(site: &Site<'_>, s: &State) -> String {
             )),
         }
     }
+    let relevant = s.writes.iter().filter(|w| {
+        conjuncts
+            .iter()
+            .any(|c| after_write(c, &s.name, w).is_some())
+    });
     if let Some(b) = &site.facts.other_branch {
-        for w in &relevant {
+        for w in relevant {
             if w.conditions.iter().any(|c| c == &b.condition) {
                 let others: Vec<String> = b
                     .statements

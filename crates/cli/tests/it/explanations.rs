@@ -2360,36 +2360,38 @@ fn a_method_that_only_raises_is_explained_as_left_to_subclasses_or_refused() {
     );
 }
 
+/// Writes `files` (paths under `tree/`) into a scratch folder, indexes `tree` as `acme/tree`
+/// and gives the scratch folder with the exported records.
+fn indexed(files: &[(&str, &str)]) -> (Scratch, Vec<Value>) {
+    let s = Scratch::new();
+    for (path, text) in files {
+        s.write(&format!("tree/{path}"), text);
+    }
+    s.ok(&["index", "tree", "--repo", "acme/tree"]);
+    let records = s.records();
+    (s, records)
+}
+
+/// The record at `file:line`.
+fn record_at<'a>(records: &'a [Value], file: &str, line: u64) -> &'a Value {
+    records
+        .iter()
+        .find(|r| r["filePath"] == file && r["lineNumber"] == line)
+        .unwrap_or_else(|| panic!("no record at {file}:{line}"))
+}
+
 /// A function declared inside another function's body is that function's local: no code
 /// outside calls it, so the code fields call the function a user does call (or none). The
 /// anonymous wrapper of a bundled module makes no function local.
 #[test]
 fn an_inner_function_is_not_called_by_the_code_fields() {
-    let s = Scratch::new();
-    s.write(
-        "tree/package.json",
-        "{\"name\": \"patchy\", \"main\": \"patch.js\"}\n",
-    );
-    s.write(
-        "tree/patch.js",
-        "(function (global, factory) {\n  factory(exports);\n})(this, function (exports) {\n  function parsePatch(text) {\n    function parseIndex(line) {\n      if (!line.startsWith('@@')) {\n        throw new Error('Unknown line ' + line);\n      }\n    }\n    return text.split('\\n').map(parseIndex);\n  }\n  function applyPatch(text) {\n    if (!text) {\n      throw new Error('Empty patch');\n    }\n  }\n  exports.parsePatch = parsePatch;\n  exports.applyPatch = applyPatch;\n});\n",
-    );
-    s.write(
-        "tree/proxy.js",
-        "function parseProxyResponse(socket) {\n  return new Promise((resolve, reject) => {\n    function onend() {\n      throw new Error('Proxy connection ended before receiving CONNECT response');\n    }\n    socket.on('end', onend);\n  });\n}\nmodule.exports = { parseProxyResponse };\n",
-    );
-    s.write(
-        "tree/helpers.py",
-        "def retrying(fn):\n    def wrapper(*args, count=3):\n        if count < 0:\n            raise ValueError('count must be positive')\n        return fn(*args)\n    return wrapper\n",
-    );
-    s.ok(&["index", "tree", "--repo", "acme/tree"]);
-    let records = s.records();
-    let at = |file: &str, line: u64| {
-        records
-            .iter()
-            .find(|r| r["filePath"] == file && r["lineNumber"] == line)
-            .unwrap_or_else(|| panic!("no record at {file}:{line}"))
-    };
+    let (_s, records) = indexed(&[
+        ("package.json", "{\"name\": \"patchy\", \"main\": \"patch.js\"}\n"),
+        ("patch.js", "(function (global, factory) {\n  factory(exports);\n})(this, function (exports) {\n  function parsePatch(text) {\n    function parseIndex(line) {\n      if (!line.startsWith('@@')) {\n        throw new Error('Unknown line ' + line);\n      }\n    }\n    return text.split('\\n').map(parseIndex);\n  }\n  function applyPatch(text) {\n    if (!text) {\n      throw new Error('Empty patch');\n    }\n  }\n  exports.parsePatch = parsePatch;\n  exports.applyPatch = applyPatch;\n});\n"),
+        ("proxy.js", "function parseProxyResponse(socket) {\n  return new Promise((resolve, reject) => {\n    function onend() {\n      throw new Error('Proxy connection ended before receiving CONNECT response');\n    }\n    socket.on('end', onend);\n  });\n}\nmodule.exports = { parseProxyResponse };\n"),
+        ("helpers.py", "def retrying(fn):\n    def wrapper(*args, count=3):\n        if count < 0:\n            raise ValueError('count must be positive')\n        return fn(*args)\n    return wrapper\n"),
+    ]);
+    let at = |file: &str, line: u64| record_at(&records, file, line);
     let inner = at("patch.js", 7);
     for key in ["exampleFix", "tryCatchPattern"] {
         let code = field(inner, key);
@@ -2417,17 +2419,10 @@ fn an_inner_function_is_not_called_by_the_code_fields() {
 /// nothing throws: no record. A thrown `Error` is one.
 #[test]
 fn a_returned_class_imported_as_error_is_no_exception() {
-    let s = Scratch::new();
-    s.write(
-        "tree/Props.java",
-        "package p;\n\nimport com.acme.diag.Diagnostic.Error;\n\npublic class Props {\n    public static Error NoSuperclass(Object arg0) {\n        return new Error(\"compiler\", \"no.superclass\", arg0);\n    }\n\n    public static void fail() {\n        throw new Error(\"compiler\", \"fatal\");\n    }\n}\n",
-    );
-    s.write(
-        "tree/Plain.java",
-        "package p;\n\npublic class Plain {\n    public static Error broken(String what) {\n        return new Error(\"broken: \" + what);\n    }\n}\n",
-    );
-    s.ok(&["index", "tree", "--repo", "acme/tree"]);
-    let records = s.records();
+    let (_s, records) = indexed(&[
+        ("Props.java", "package p;\n\nimport com.acme.diag.Diagnostic.Error;\n\npublic class Props {\n    public static Error NoSuperclass(Object arg0) {\n        return new Error(\"compiler\", \"no.superclass\", arg0);\n    }\n\n    public static void fail() {\n        throw new Error(\"compiler\", \"fatal\");\n    }\n}\n"),
+        ("Plain.java", "package p;\n\npublic class Plain {\n    public static Error broken(String what) {\n        return new Error(\"broken: \" + what);\n    }\n}\n"),
+    ]);
     let lines: Vec<(String, u64)> = records
         .iter()
         .map(|r| {
@@ -2446,13 +2441,9 @@ fn a_returned_class_imported_as_error_is_no_exception() {
 /// a list that reads as every change of the state.
 #[test]
 fn a_write_of_state_is_said_by_what_it_does_to_the_guard() {
-    let s = Scratch::new();
-    s.write(
-        "tree/builder.py",
-        "class Builder:\n    def __init__(self):\n        self._data = []\n        self._last = None\n\n    def data(self, d):\n        self._data.append(d)\n\n    def start(self, tag):\n        self._last = tag\n\n    def flush(self):\n        if self._data and self._last is None:\n            raise ValueError('data before any element')\n        self._data = []\n",
-    );
-    s.ok(&["index", "tree", "--repo", "acme/tree"]);
-    let records = s.records();
+    let (_s, records) = indexed(&[
+        ("builder.py", "class Builder:\n    def __init__(self):\n        self._data = []\n        self._last = None\n\n    def data(self, d):\n        self._data.append(d)\n\n    def start(self, tag):\n        self._last = tag\n\n    def flush(self):\n        if self._data and self._last is None:\n            raise ValueError('data before any element')\n        self._data = []\n"),
+    ]);
     let r = records
         .iter()
         .find(|r| r["lineNumber"] == 14)
@@ -2479,13 +2470,9 @@ fn a_write_of_state_is_said_by_what_it_does_to_the_guard() {
 /// it is no way in to another class's.
 #[test]
 fn a_self_call_reaches_the_method_of_its_own_class() {
-    let s = Scratch::new();
-    s.write(
-        "tree/builder.py",
-        "class TreeBuilder:\n    def _flush(self):\n        if self._data:\n            raise ValueError('internal error (tail)')\n\n    def start(self, tag):\n        self._flush()\n\n\nclass Writer:\n    def _flush(self):\n        return None\n\n    def start_ns(self, prefix):\n        self._flush()\n\n\nclass Loose(TreeBuilder):\n    def end(self, tag):\n        self._flush()\n",
-    );
-    s.ok(&["index", "tree", "--repo", "acme/tree"]);
-    let records = s.records();
+    let (_s, records) = indexed(&[
+        ("builder.py", "class TreeBuilder:\n    def _flush(self):\n        if self._data:\n            raise ValueError('internal error (tail)')\n\n    def start(self, tag):\n        self._flush()\n\n\nclass Writer:\n    def _flush(self):\n        return None\n\n    def start_ns(self, prefix):\n        self._flush()\n\n\nclass Loose(TreeBuilder):\n    def end(self, tag):\n        self._flush()\n"),
+    ]);
     let r = records
         .iter()
         .find(|r| r["lineNumber"] == 4)
@@ -2501,13 +2488,9 @@ fn a_self_call_reaches_the_method_of_its_own_class() {
 /// `_class_escape()` through five.
 #[test]
 fn a_way_in_five_calls_up_is_found() {
-    let s = Scratch::new();
-    s.write(
-        "tree/rx.py",
-        "def match(pattern, string):\n    return _compile(pattern).run(string)\n\ndef _compile(pattern):\n    return _code(pattern)\n\ndef _code(pattern):\n    return _parse(pattern)\n\ndef _parse(pattern):\n    return _parse_sub(pattern)\n\ndef _parse_sub(pattern):\n    return _escape(pattern)\n\ndef _escape(pattern):\n    if pattern.endswith('\\\\'):\n        raise ValueError('bad escape (end of pattern)')\n    return pattern\n",
-    );
-    s.ok(&["index", "tree", "--repo", "acme/tree"]);
-    let records = s.records();
+    let (_s, records) = indexed(&[
+        ("rx.py", "def match(pattern, string):\n    return _compile(pattern).run(string)\n\ndef _compile(pattern):\n    return _code(pattern)\n\ndef _code(pattern):\n    return _parse(pattern)\n\ndef _parse(pattern):\n    return _parse_sub(pattern)\n\ndef _parse_sub(pattern):\n    return _escape(pattern)\n\ndef _escape(pattern):\n    if pattern.endswith('\\\\'):\n        raise ValueError('bad escape (end of pattern)')\n    return pattern\n"),
+    ]);
     let r = records
         .iter()
         .find(|r| r["lineNumber"] == 18)
@@ -2526,32 +2509,26 @@ fn a_way_in_five_calls_up_is_found() {
 /// by its text, which code outside can see.
 #[test]
 fn code_outside_functions_is_said_to_run_when_it_does() {
-    let s = Scratch::new();
-    s.write("tree/go.mod", "module example.com/tree\n\ngo 1.19\n");
-    s.write(
-        "tree/tarx/common.go",
-        "package tarx\n\nimport \"errors\"\n\nvar ErrHeader = errors.New(\"tarx: invalid tar header\")\n\nfunc Next(b []byte) error {\n\tif len(b) < 512 {\n\t\treturn ErrHeader\n\t}\n\treturn nil\n}\n",
-    );
-    s.write(
-        "tree/internal/oserr/errors.go",
-        "package oserr\n\nimport \"errors\"\n\nvar ErrExist = errors.New(\"file already exists\")\n",
-    );
-    s.write(
-        "tree/winonly.py",
-        "import warnings\n\nwarnings.warn('winonly is deprecated', DeprecationWarning, 2)\n",
-    );
-    s.write(
-        "tree/Bits.java",
-        "package p;\n\npublic class Bits {\n    static {\n        try {\n            Class.forName(\"p.Unsafe\");\n        } catch (ClassNotFoundException e) {\n            throw new InternalError(\"Can't lookup Bits.getXXX\");\n        }\n    }\n}\n",
-    );
-    s.ok(&["index", "tree", "--repo", "acme/tree"]);
-    let records = s.records();
-    let at = |file: &str, line: u64| {
-        records
-            .iter()
-            .find(|r| r["filePath"] == file && r["lineNumber"] == line)
-            .unwrap_or_else(|| panic!("no record at {file}:{line}: {records:?}"))
-    };
+    let (_s, records) = indexed(&[
+        ("go.mod", "module example.com/tree\n\ngo 1.19\n"),
+        (
+            "tarx/common.go",
+            "package tarx\n\nimport \"errors\"\n\nvar ErrHeader = errors.New(\"tarx: invalid tar header\")\n\nfunc Next(b []byte) error {\n\tif len(b) < 512 {\n\t\treturn ErrHeader\n\t}\n\treturn nil\n}\n",
+        ),
+        (
+            "internal/oserr/errors.go",
+            "package oserr\n\nimport \"errors\"\n\nvar ErrExist = errors.New(\"file already exists\")\n",
+        ),
+        (
+            "winonly.py",
+            "import warnings\n\nwarnings.warn('winonly is deprecated', DeprecationWarning, 2)\n",
+        ),
+        (
+            "Bits.java",
+            "package p;\n\npublic class Bits {\n    static {\n        try {\n            Class.forName(\"p.Unsafe\");\n        } catch (ClassNotFoundException e) {\n            throw new InternalError(\"Can't lookup Bits.getXXX\");\n        }\n    }\n}\n",
+        ),
+    ]);
+    let at = |file: &str, line: u64| record_at(&records, file, line);
     let situations = |r: &serde_json::Value| r["commonSituations"].to_string();
     let header = at("tarx/common.go", 5);
     assert!(
@@ -2582,17 +2559,10 @@ fn code_outside_functions_is_said_to_run_when_it_does() {
 /// `matches!(a, b, …)`.
 #[test]
 fn a_match_over_a_tuple_is_said_with_the_tuple() {
-    let s = Scratch::new();
-    s.write(
-        "tree/Cargo.toml",
-        "[package]\nname = \"probe\"\nversion = \"0.1.0\"\n",
-    );
-    s.write(
-        "tree/src/lib.rs",
-        "use std::env;\n\npub fn targets() -> (String, String) {\n    match (env::var(\"TARGET\"), env::var(\"HOST\")) {\n        (Ok(t), Ok(h)) => (t, h),\n        (Err(env::VarError::NotUnicode(s)), _) | (_, Err(env::VarError::NotUnicode(s))) => {\n            panic!(\"HOST or TARGET environment variable is not valid unicode: {:?}\", s)\n        }\n        _ => panic!(\"TARGET not set\"),\n    }\n}\n",
-    );
-    s.ok(&["index", "tree", "--repo", "acme/tree"]);
-    let records = s.records();
+    let (s, records) = indexed(&[
+        ("Cargo.toml", "[package]\nname = \"probe\"\nversion = \"0.1.0\"\n"),
+        ("src/lib.rs", "use std::env;\n\npub fn targets() -> (String, String) {\n    match (env::var(\"TARGET\"), env::var(\"HOST\")) {\n        (Ok(t), Ok(h)) => (t, h),\n        (Err(env::VarError::NotUnicode(s)), _) | (_, Err(env::VarError::NotUnicode(s))) => {\n            panic!(\"HOST or TARGET environment variable is not valid unicode: {:?}\", s)\n        }\n        _ => panic!(\"TARGET not set\"),\n    }\n}\n"),
+    ]);
     let f = facts_of(
         &s,
         &records,
@@ -2611,13 +2581,9 @@ fn a_match_over_a_tuple_is_said_with_the_tuple() {
 /// and says the warning is emitted on stderr, not logged.
 #[test]
 fn a_node_warning_has_its_type_and_code() {
-    let s = Scratch::new();
-    s.write(
-        "tree/cache.js",
-        "const emitWarning = (msg, type, code, fn) => {\n  process.emitWarning(msg, type, code, fn);\n};\nclass Cache {\n  constructor(options) {\n    if (options.ttl && !options.max) {\n      const code = 'CACHE_UNBOUNDED';\n      const msg = 'TTL caching without max can result in unbounded memory consumption.';\n      emitWarning(msg, 'UnboundedCacheWarning', code, Cache);\n    }\n  }\n}\nmodule.exports = { Cache };\n",
-    );
-    s.ok(&["index", "tree", "--repo", "acme/tree"]);
-    let records = s.records();
+    let (_s, records) = indexed(&[
+        ("cache.js", "const emitWarning = (msg, type, code, fn) => {\n  process.emitWarning(msg, type, code, fn);\n};\nclass Cache {\n  constructor(options) {\n    if (options.ttl && !options.max) {\n      const code = 'CACHE_UNBOUNDED';\n      const msg = 'TTL caching without max can result in unbounded memory consumption.';\n      emitWarning(msg, 'UnboundedCacheWarning', code, Cache);\n    }\n  }\n}\nmodule.exports = { Cache };\n"),
+    ]);
     let r = records
         .iter()
         .find(|r| r["lineNumber"] == 9)
@@ -2633,17 +2599,10 @@ fn a_node_warning_has_its_type_and_code() {
 /// own text: shown when the error is displayed, not "returned in `fmt()`".
 #[test]
 fn the_display_of_a_type_with_lifetimes_is_its_own_text() {
-    let s = Scratch::new();
-    s.write(
-        "tree/Cargo.toml",
-        "[package]\nname = \"masked\"\nversion = \"0.1.0\"\n",
-    );
-    s.write(
-        "tree/src/lib.rs",
-        "use std::fmt;\n\n#[derive(Debug)]\npub struct MaskedError<'a> {\n    pub placeholder: &'a str,\n    pub multiple_of: f64,\n}\n\nimpl fmt::Display for MaskedError<'_> {\n    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {\n        write!(f, \"{} is not a multiple of {}\", self.placeholder, self.multiple_of)\n    }\n}\n\nimpl std::error::Error for MaskedError<'_> {}\n",
-    );
-    s.ok(&["index", "tree", "--repo", "acme/tree"]);
-    let records = s.records();
+    let (_s, records) = indexed(&[
+        ("Cargo.toml", "[package]\nname = \"masked\"\nversion = \"0.1.0\"\n"),
+        ("src/lib.rs", "use std::fmt;\n\n#[derive(Debug)]\npub struct MaskedError<'a> {\n    pub placeholder: &'a str,\n    pub multiple_of: f64,\n}\n\nimpl fmt::Display for MaskedError<'_> {\n    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {\n        write!(f, \"{} is not a multiple of {}\", self.placeholder, self.multiple_of)\n    }\n}\n\nimpl std::error::Error for MaskedError<'_> {}\n"),
+    ]);
     let r = record_of(&records, "{} is not a multiple of {}");
     let doc = field(r, "documentation");
     assert!(doc.contains("when the error is displayed"), "{doc}");
@@ -2654,21 +2613,11 @@ fn the_display_of_a_type_with_lifetimes_is_its_own_text() {
 /// imports say so: cc's own `Error::new(ErrorKind::IOError, …)` is cc's `Error`.
 #[test]
 fn an_error_new_is_io_error_only_where_the_code_says_so() {
-    let s = Scratch::new();
-    s.write(
-        "tree/Cargo.toml",
-        "[package]\nname = \"kinds\"\nversion = \"0.1.0\"\n",
-    );
-    s.write(
-        "tree/src/lib.rs",
-        "mod own;\nuse std::io;\n\npub fn open(p: &str) -> io::Result<()> {\n    if p.is_empty() {\n        return Err(io::Error::new(io::ErrorKind::InvalidInput, \"empty path given\"));\n    }\n    Ok(())\n}\n",
-    );
-    s.write(
-        "tree/src/own.rs",
-        "pub enum ErrorKind {\n    IOError,\n}\n\npub struct Error {\n    kind: ErrorKind,\n    message: String,\n}\n\nimpl Error {\n    fn new(kind: ErrorKind, message: &str) -> Error {\n        Error { kind, message: message.to_owned() }\n    }\n}\n\npub fn sdk_root(found: bool) -> Result<(), Error> {\n    if !found {\n        return Err(Error::new(ErrorKind::IOError, \"Unable to determine Apple SDK path.\"));\n    }\n    Ok(())\n}\n",
-    );
-    s.ok(&["index", "tree", "--repo", "acme/tree"]);
-    let records = s.records();
+    let (_s, records) = indexed(&[
+        ("Cargo.toml", "[package]\nname = \"kinds\"\nversion = \"0.1.0\"\n"),
+        ("src/lib.rs", "mod own;\nuse std::io;\n\npub fn open(p: &str) -> io::Result<()> {\n    if p.is_empty() {\n        return Err(io::Error::new(io::ErrorKind::InvalidInput, \"empty path given\"));\n    }\n    Ok(())\n}\n"),
+        ("src/own.rs", "pub enum ErrorKind {\n    IOError,\n}\n\npub struct Error {\n    kind: ErrorKind,\n    message: String,\n}\n\nimpl Error {\n    fn new(kind: ErrorKind, message: &str) -> Error {\n        Error { kind, message: message.to_owned() }\n    }\n}\n\npub fn sdk_root(found: bool) -> Result<(), Error> {\n    if !found {\n        return Err(Error::new(ErrorKind::IOError, \"Unable to determine Apple SDK path.\"));\n    }\n    Ok(())\n}\n"),
+    ]);
     assert_eq!(
         record_of(&records, "empty path given")["errorClass"],
         "io::Error"
@@ -2682,13 +2631,9 @@ fn an_error_new_is_io_error_only_where_the_code_says_so() {
 /// undici's `this.#options.serverMaxWindowBits` comes from the server's handshake.
 #[test]
 fn a_private_field_named_options_is_no_configuration() {
-    let s = Scratch::new();
-    s.write(
-        "tree/deflate.js",
-        "class PerMessageDeflate {\n  #options = {}\n\n  constructor(extensions) {\n    this.#options.serverMaxWindowBits = extensions.get('server_max_window_bits')\n  }\n\n  decompress(chunk) {\n    if (this.#options.serverMaxWindowBits) {\n      throw new Error('Invalid server_max_window_bits')\n    }\n    return chunk\n  }\n}\nmodule.exports = { PerMessageDeflate }\n",
-    );
-    s.ok(&["index", "tree", "--repo", "acme/tree"]);
-    let records = s.records();
+    let (_s, records) = indexed(&[
+        ("deflate.js", "class PerMessageDeflate {\n  #options = {}\n\n  constructor(extensions) {\n    this.#options.serverMaxWindowBits = extensions.get('server_max_window_bits')\n  }\n\n  decompress(chunk) {\n    if (this.#options.serverMaxWindowBits) {\n      throw new Error('Invalid server_max_window_bits')\n    }\n    return chunk\n  }\n}\nmodule.exports = { PerMessageDeflate }\n"),
+    ]);
     let r = record_of(&records, "Invalid server_max_window_bits");
     let text = r.to_string();
     assert!(!text.contains("configuration"), "{text}");
@@ -2698,13 +2643,9 @@ fn a_private_field_named_options_is_no_configuration() {
 /// parser calls `get_obs_route()` in the `except` of another call) is not handled by it.
 #[test]
 fn a_call_in_a_handler_s_body_is_not_handled_by_it() {
-    let s = Scratch::new();
-    s.write(
-        "tree/hdr.py",
-        "class HeaderParseError(Exception):\n    pass\n\n\ndef get_obs_route(value):\n    if not value:\n        raise HeaderParseError('expected obs-route but found end of string')\n    return value\n\n\ndef get_addr_spec(value):\n    return value\n\n\ndef get_angle_addr(value):\n    try:\n        token = get_addr_spec(value)\n    except HeaderParseError:\n        token = get_obs_route(value)\n    return token\n\n\ndef parse_route(value):\n    try:\n        return get_obs_route(value)\n    except HeaderParseError:\n        return None\n",
-    );
-    s.ok(&["index", "tree", "--repo", "acme/tree"]);
-    let records = s.records();
+    let (_s, records) = indexed(&[
+        ("hdr.py", "class HeaderParseError(Exception):\n    pass\n\n\ndef get_obs_route(value):\n    if not value:\n        raise HeaderParseError('expected obs-route but found end of string')\n    return value\n\n\ndef get_addr_spec(value):\n    return value\n\n\ndef get_angle_addr(value):\n    try:\n        token = get_addr_spec(value)\n    except HeaderParseError:\n        token = get_obs_route(value)\n    return token\n\n\ndef parse_route(value):\n    try:\n        return get_obs_route(value)\n    except HeaderParseError:\n        return None\n"),
+    ]);
     let r = record_of(&records, "expected obs-route but found end of string");
     let solutions = r["solutions"].to_string();
     assert!(!solutions.contains("hdr.py:18"), "{solutions}");
@@ -2715,13 +2656,9 @@ fn a_call_in_a_handler_s_body_is_not_handled_by_it() {
 /// `MutableMapping.popitem()` on an empty mapping reaches the user who calls it.
 #[test]
 fn a_public_function_caught_by_every_caller_still_raises_to_its_users() {
-    let s = Scratch::new();
-    s.write(
-        "tree/abc_map.py",
-        "class MutableMapping:\n    def popitem(self):\n        try:\n            key = next(iter(self))\n        except StopIteration:\n            raise KeyError from None\n        return key\n\n    def clear(self):\n        try:\n            while True:\n                self.popitem()\n        except KeyError:\n            pass\n",
-    );
-    s.ok(&["index", "tree", "--repo", "acme/tree"]);
-    let records = s.records();
+    let (_s, records) = indexed(&[
+        ("abc_map.py", "class MutableMapping:\n    def popitem(self):\n        try:\n            key = next(iter(self))\n        except StopIteration:\n            raise KeyError from None\n        return key\n\n    def clear(self):\n        try:\n            while True:\n                self.popitem()\n        except KeyError:\n            pass\n"),
+    ]);
     let r = records
         .iter()
         .find(|r| r["lineNumber"] == 6)
@@ -2738,17 +2675,10 @@ fn a_public_function_caught_by_every_caller_still_raises_to_its_users() {
 /// panics only in a build without the `rustls-webpki-roots` feature.
 #[test]
 fn a_cfg_on_a_match_arm_guards_its_raise() {
-    let s = Scratch::new();
-    s.write(
-        "tree/Cargo.toml",
-        "[package]\nname = \"roots\"\nversion = \"0.1.0\"\n",
-    );
-    s.write(
-        "tree/src/lib.rs",
-        "pub enum RootCerts {\n    WebPki,\n    Own,\n}\n\npub fn store(roots: RootCerts) -> u32 {\n    match roots {\n        RootCerts::Own => 1,\n        #[cfg(feature = \"rustls-webpki-roots\")]\n        RootCerts::WebPki => 2,\n        #[cfg(not(feature = \"rustls-webpki-roots\"))]\n        RootCerts::WebPki => {\n            panic!(\"WebPki is disabled. You need to explicitly configure root certs on Agent\");\n        }\n    }\n}\n",
-    );
-    s.ok(&["index", "tree", "--repo", "acme/tree"]);
-    let records = s.records();
+    let (_s, records) = indexed(&[
+        ("Cargo.toml", "[package]\nname = \"roots\"\nversion = \"0.1.0\"\n"),
+        ("src/lib.rs", "pub enum RootCerts {\n    WebPki,\n    Own,\n}\n\npub fn store(roots: RootCerts) -> u32 {\n    match roots {\n        RootCerts::Own => 1,\n        #[cfg(feature = \"rustls-webpki-roots\")]\n        RootCerts::WebPki => 2,\n        #[cfg(not(feature = \"rustls-webpki-roots\"))]\n        RootCerts::WebPki => {\n            panic!(\"WebPki is disabled. You need to explicitly configure root certs on Agent\");\n        }\n    }\n}\n"),
+    ]);
     let r = record_of(
         &records,
         "WebPki is disabled. You need to explicitly configure root certs on Agent",

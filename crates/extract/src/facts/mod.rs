@@ -723,16 +723,18 @@ impl<'t, 's> FileFacts<'t, 's> {
     /// (UMD, an IIFE) names nothing; a JavaScript factory that returns an object
     /// (`return definePlugin({ … })`) hands its inner functions out.
     fn nested(&self, above: &[Node<'_>], node: Node<'_>) -> bool {
+        // Function values: named only by the `const` they are bound to.
+        const VALUES: &[&str] = &["arrow_function", "function_expression", "function"];
         let js = matches!(self.lang, Lang::JavaScript | Lang::TypeScript);
         let bound = |n: Node<'_>| {
-            n.parent()
-                .is_some_and(|d| d.kind() == "variable_declarator")
+            VALUES.contains(&n.kind())
+                && n.parent()
+                    .is_some_and(|d| d.kind() == "variable_declarator")
         };
         let local = match node.kind() {
             "function_declaration" | "generator_function_declaration" => js,
             "function_definition" | "function_item" => true,
-            "arrow_function" | "function_expression" | "function" => bound(node),
-            _ => false,
+            _ => bound(node),
         };
         if !local {
             return false;
@@ -743,24 +745,20 @@ impl<'t, 's> FileFacts<'t, 's> {
             .rev()
             .take_while(|n| !self.syn.classes.contains(&n.kind()))
         {
-            let named = match n.kind() {
+            let named = matches!(
+                n.kind(),
                 "function_declaration"
-                | "generator_function_declaration"
-                | "function_definition"
-                | "method_definition"
-                | "method_declaration"
-                | "constructor_declaration"
-                | "function_item" => true,
-                "arrow_function" | "function_expression" | "function" => bound(*n),
-                _ => false,
-            };
+                    | "generator_function_declaration"
+                    | "function_definition"
+                    | "method_definition"
+                    | "method_declaration"
+                    | "constructor_declaration"
+                    | "function_item"
+            ) || bound(*n);
             if named {
                 return !js || through_callback || !returns_an_object(*n);
             }
-            through_callback |= matches!(
-                n.kind(),
-                "arrow_function" | "function_expression" | "function"
-            );
+            through_callback |= VALUES.contains(&n.kind());
         }
         false
     }
