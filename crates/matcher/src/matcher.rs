@@ -10,7 +10,7 @@ use crate::prefilter::Prefilter;
 use crate::signature::Signature;
 use crate::similar;
 use crate::template::{self, Refused, Shape};
-use crate::trace::{function_name, same_file, Frame};
+use crate::trace::{function_name, same_dir, same_file, Frame};
 
 /// Text beyond this many bytes of a line is not matched: no error message is that long, and
 /// the bound keeps a 10 MB line from costing more than a normal one.
@@ -388,6 +388,7 @@ impl Matcher {
         hits.retain(|h| seen.insert(h.entry));
         self.head_of_the_block_first(&mut hits);
         self.inner_layer_first(&mut hits);
+        self.raise_around_text_first(&mut hits, segments);
         hits.truncate(limit);
         hits
     }
@@ -476,6 +477,42 @@ impl Matcher {
                 }
                 None => return,
             }
+        }
+    }
+
+    /// A type's own text (its `Display`, `Error()`, `__str__`) found inside the value a
+    /// Rust panic printed after its message (`failed to set global default subscriber:
+    /// SetGlobalDefaultError("a global default trace dispatcher has already been set")`, what
+    /// `.expect(…)` prints of an `Err`): the type's text only words the value the panic was
+    /// handed; the panic around it is where the program stopped, and comes first.
+    fn raise_around_text_first(&self, hits: &mut Vec<Hit>, segments: &[crate::trace::Segment]) {
+        let Some(top) = hits.first() else { return };
+        let Some(t) = top.template else { return };
+        if !is_text_of_type(&self.entries[top.entry]) {
+            return;
+        }
+        let shape = &self.templates[t as usize].shape;
+        let around = hits.iter().skip(1).position(|h| {
+            let e = &self.entries[h.entry];
+            let Some(text) = segments.get(h.segment).map(|s| s.text.as_str()) else {
+                return false;
+            };
+            h.template.is_some_and(|o| o != t)
+                && e.file_path.ends_with(".rs")
+                && !is_text_of_type(e)
+                && trace_tier(h) >= trace_tier(top)
+                && h.literal_len >= MIN_INNER_LITERAL
+                && !e.message.contains('{')
+                && text
+                    .match_indices(&format!("{}: ", e.message))
+                    .any(|(at, m)| {
+                        let value = text[at + m.len()..].trim_start();
+                        debug_of_a_type(value) && shape.find(value).is_some()
+                    })
+        });
+        if let Some(i) = around {
+            let h = hits.remove(i + 1);
+            hits.insert(0, h);
         }
     }
 
@@ -825,10 +862,51 @@ fn similar_hits<'a, I: Iterator<Item = &'a [Box<str>]>>(
 /// wrap as their cause, so the layer around it (`strconv.Atoi: parsing "x": invalid syntax`,
 /// from `&NumError{…}`) is where the error was made.
 fn is_sentinel(e: &MatchEntry) -> bool {
+    // A package-level `var` of Go is one, whatever its name (`http2errRequestCanceled`).
+    if e.function.is_none() && e.file_path.ends_with(".go") {
+        return true;
+    }
     e.error_class.as_deref().is_some_and(|c| {
         let rest = c.strip_prefix("Err").or_else(|| c.strip_prefix("err"));
         rest.is_some_and(|r| r.starts_with(|ch: char| ch.is_ascii_uppercase()))
     })
+}
+
+/// A record that is a type's own text, not a raise: the `Display` (`fmt`) of a Rust type or
+/// the text its `#[error(…)]` attribute derives, Go's `Error()`, Python's `__str__`, Java's
+/// `getMessage()`, JavaScript's `toString()`.
+fn is_text_of_type(e: &MatchEntry) -> bool {
+    match e.function.as_deref() {
+        Some(f) => matches!(
+            f,
+            "fmt"
+                | "Error"
+                | "__str__"
+                | "__repr__"
+                | "getMessage"
+                | "getLocalizedMessage"
+                | "toString"
+        ),
+        None => e.file_path.ends_with(".rs") && e.error_class.is_some(),
+    }
+}
+
+/// Whether a text begins as Rust's `Debug` of a value of a type: `SetGlobalDefaultError("…")`,
+/// `Os { code: 2, … }`, `reqwest::Error { … }`.
+fn debug_of_a_type(text: &str) -> bool {
+    let name_end = text
+        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+        .unwrap_or(text.len());
+    let name = &text[..name_end];
+    name.starts_with(|c: char| c.is_ascii_uppercase() || c.is_ascii_lowercase())
+        && name
+            .rsplit("::")
+            .next()
+            .is_some_and(|n| n.starts_with(|c: char| c.is_ascii_uppercase()))
+        && matches!(
+            text[name_end..].trim_start().as_bytes().first(),
+            Some(b'(' | b'{')
+        )
 }
 
 /// How much a trace says for a hit: its template matched in a file on the stack (2), the
@@ -908,21 +986,27 @@ fn frame_evidence(entry: &MatchEntry, frames: &[Frame]) -> u32 {
         .iter()
         .take(32)
         .enumerate()
-        .filter(|(_, f)| same_file(&f.file, &entry.file_path))
-        .map(|(i, f)| {
-            let near = match f.line.map(|l| l.abs_diff(entry.line_number)) {
-                Some(0..=3) => 3,
-                Some(4..=18) => 2,
-                _ => 1,
-            };
+        .filter_map(|(i, f)| {
             // The frame is in the record's function: where it raises, in whatever release
             // the trace comes from.
             let same_function = match (&f.function, &entry.function) {
                 (Some(frame), Some(record)) => function_name(frame) == record,
                 _ => false,
             };
+            if !same_file(&f.file, &entry.file_path) {
+                // A file of another release renamed in the same package (Go's
+                // `runtime/hashmap_fast.go`, now `runtime/map_faststr.go`): its function
+                // still names the record.
+                return (same_function && same_dir(&f.file, &entry.file_path))
+                    .then_some(64 + (32 - i as u32));
+            }
+            let near = match f.line.map(|l| l.abs_diff(entry.line_number)) {
+                Some(0..=3) => 3,
+                Some(4..=18) => 2,
+                _ => 1,
+            };
             let near = if same_function { near.max(2) + 2 } else { near };
-            near * 64 + (32 - i as u32)
+            Some(near * 64 + (32 - i as u32))
         })
         .max()
         .unwrap_or(0)
@@ -1144,6 +1228,111 @@ mod tests {
         assert_eq!(
             explained(&m, "Expecting value: line 1 column 1 (char 0) here")[0].0,
             "elsewhere"
+        );
+    }
+
+    #[test]
+    fn a_panic_around_a_type_s_own_text_comes_before_the_text() {
+        // https://github.com/cucumber-rs/cucumber/issues/295: `.expect(…)` of an `Err` prints
+        // the value's Debug, which holds the text its Display words.
+        let mut text = entry(
+            "display",
+            "a global default trace dispatcher has already been set",
+            r"a global default trace dispatcher has already been set",
+            "tracing-core/src/dispatcher.rs",
+            359,
+        );
+        text.function = Some("fmt".into());
+        text.error_class = Some("SetGlobalDefaultError".into());
+        let mut expect = entry(
+            "expect",
+            "failed to set global default subscriber",
+            r"failed to set global default subscriber",
+            "tracing-subscriber/src/util.rs",
+            94,
+        );
+        expect.function = Some("init".into());
+        let m = matcher(vec![text, expect]);
+        let first = |t: &str| explained(&m, t)[0].0.clone();
+        // Wrapped by the terminal after the colon.
+        assert_eq!(
+            first("thread 'main' panicked at 'failed to set global default subscriber: \nSetGlobalDefaultError(\"a global default trace dispatcher has already been set\")'"),
+            "expect"
+        );
+        // The text alone, or said after other words than the panic's: the type's text.
+        assert_eq!(
+            first("a global default trace dispatcher has already been set"),
+            "display"
+        );
+        assert_eq!(
+            first("failed to set global default subscriber: a global default trace dispatcher has already been set"),
+            "display"
+        );
+    }
+
+    #[test]
+    fn a_go_package_variable_is_a_cause_not_the_layer_that_was_made() {
+        // https://github.com/prometheus/blackbox_exporter/issues/68
+        let m = matcher(vec![
+            entry(
+                "canceled",
+                "net/http: request canceled",
+                r"net/http: request canceled",
+                "net/http/omithttp2.go",
+                21,
+            ),
+            {
+                let mut e = entry(
+                    "timeout",
+                    "{err.Error()} (Client.Timeout exceeded while awaiting headers)",
+                    r"(.*?) \(Client\.Timeout exceeded while awaiting headers\)",
+                    "net/http/client.go",
+                    719,
+                );
+                e.function = Some("send".into());
+                e
+            },
+        ]);
+        assert_eq!(
+            explained(&m, "Get http://x/home: net/http: request canceled (Client.Timeout exceeded while awaiting headers)")[0].0,
+            "timeout"
+        );
+    }
+
+    #[test]
+    fn a_frame_of_a_file_renamed_in_its_package_names_the_record_by_its_function() {
+        // https://github.com/albus01/ibenchmark/pull/2: Go 1.9's `runtime/hashmap_fast.go`
+        // is `runtime/map_faststr.go` since.
+        let at = |id: &str, file: &str, line: u32, function: &str| {
+            let mut e = entry(
+                id,
+                "concurrent map writes",
+                "concurrent map writes",
+                file,
+                line,
+            );
+            e.function = Some(function.into());
+            e
+        };
+        let m = matcher(vec![
+            at("assign", "runtime/map.go", 595, "mapassign"),
+            at(
+                "faststr",
+                "runtime/map_faststr.go",
+                212,
+                "mapassign_faststr",
+            ),
+            at("other", "cmd/x/map_faststr.go", 212, "mapassign_faststr"),
+        ]);
+        let trace = "fatal error: concurrent map writes\n\ngoroutine 122 [running]:\nruntime.throw(0x6df750, 0x15)\n\t/usr/local/go/src/runtime/panic.go:605 +0x95\nruntime.mapassign_faststr(0x685f40, 0xc420078ea0)\n\t/usr/local/go/src/runtime/hashmap_fast.go:685 +0x4da\nmain.handle_request(0xc42012fb00)\n\t/tmp/ibenchmark/iBench.go:142 +0xdd\n";
+        assert_eq!(explained(&m, trace)[0].0, "faststr");
+        // Another package's function of the same name is no evidence.
+        assert_eq!(
+            explained(
+                &m,
+                &trace.replace("src/runtime/hashmap", "src/other/hashmap")
+            ),
+            explained(&m, "fatal error: concurrent map writes")
         );
     }
 

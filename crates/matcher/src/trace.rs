@@ -443,13 +443,53 @@ fn strip_url(file: &str) -> &str {
 pub fn segments(text: &str) -> Vec<Segment> {
     let mut grouper = Grouper::new();
     let mut segments = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        for part in inline_frames(line) {
+    for (i, line) in unwrapped(text) {
+        for part in inline_frames(&line) {
             segments.extend(grouper.push(i as u64 + 1, part));
         }
     }
     segments.extend(grouper.finish());
     segments
+}
+
+/// How many lines a terminal may have wrapped one quoted message into.
+const MAX_WRAPPED: usize = 8;
+
+/// The lines of a text, with a quoted panic message that a terminal wrapped onto the lines
+/// below joined again (`thread 'main' panicked at 'failed to set global default subscriber: `
+/// / `SetGlobalDefaultError("…")', src/main.rs:5:9`), each with the index of its first line.
+fn unwrapped(text: &str) -> Vec<(usize, std::borrow::Cow<'_, str>)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::with_capacity(lines.len());
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i];
+        let open = line
+            .find("' panicked at '")
+            .filter(|_| line.starts_with("thread '"))
+            .map(|at| &line[at + "' panicked at '".len()..]);
+        let closed = |l: &str| l.trim_end().ends_with('\'') || l.contains("', ");
+        match open {
+            Some(message) if !closed(message) => {
+                let end = (i + 1..lines.len().min(i + 1 + MAX_WRAPPED)).find(|&j| closed(lines[j]));
+                match end {
+                    Some(end) => {
+                        out.push((i, std::borrow::Cow::Owned(lines[i..=end].concat())));
+                        i = end + 1;
+                    }
+                    None => {
+                        out.push((i, std::borrow::Cow::Borrowed(line)));
+                        i += 1;
+                    }
+                }
+            }
+            _ => {
+                out.push((i, std::borrow::Cow::Borrowed(line)));
+                i += 1;
+            }
+        }
+    }
+    out
 }
 
 /// A Java trace pasted on one line, its frames after the message (`java.lang.X: msg at
@@ -541,6 +581,29 @@ pub fn same_file(frame_file: &str, record_file: &str) -> bool {
     };
     let (a, b) = (parts(frame_file), parts(record_file));
     let need = a.len().min(b.len()).min(2);
+    need > 0
+        && a.iter()
+            .rev()
+            .zip(b.iter().rev())
+            .take_while(|(x, y)| x == y)
+            .count()
+            >= need
+}
+
+/// Whether a frame's file is in the record's directory (the last two folders alike, or the
+/// one there is): a file of the same package, whatever its name.
+pub fn same_dir(frame_file: &str, record_file: &str) -> bool {
+    let dirs = |p: &'_ str| -> Vec<String> {
+        let mut parts: Vec<String> = p
+            .split(['/', '\\'])
+            .filter(|c| !c.is_empty() && *c != ".")
+            .map(str::to_owned)
+            .collect();
+        parts.pop();
+        parts
+    };
+    let (a, b) = (dirs(frame_file), dirs(record_file));
+    let need = b.len().min(2);
     need > 0
         && a.iter()
             .rev()
