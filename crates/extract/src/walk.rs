@@ -432,6 +432,7 @@ fn macro_body_sites(
     mut parse: impl FnMut(&str) -> Option<tree_sitter::Tree>,
 ) -> Vec<crate::rules::Site> {
     let mut bodies: Vec<(usize, usize)> = Vec::new();
+    let mut transcribers: Vec<(usize, usize)> = Vec::new();
     let mut stack = vec![tree.root_node()];
     while let Some(n) = stack.pop() {
         match n.kind() {
@@ -451,7 +452,22 @@ fn macro_body_sites(
                     bodies.push((t.start_byte() + 1, t.end_byte().saturating_sub(1)));
                 }
             }
-            "function_item" | "macro_definition" => {}
+            // A `macro_rules!` whose rule writes items (serde's `declare_error_trait!`
+            // writes the `de::Error` trait with its default methods): the items as written,
+            // their metavariables made plain names.
+            "macro_definition" => {
+                for rule in n.named_children(&mut n.walk()) {
+                    let Some(t) = rule.child_by_field_name("right") else {
+                        continue;
+                    };
+                    let (a, b) = (t.start_byte() + 1, t.end_byte().saturating_sub(1));
+                    if a < b && writes_items(&src[a..b]) {
+                        bodies.push((a, b));
+                        transcribers.push((a, b));
+                    }
+                }
+            }
+            "function_item" => {}
             _ => stack.extend(n.named_children(&mut n.walk())),
         }
     }
@@ -477,6 +493,9 @@ fn macro_body_sites(
         }
         from = b;
     }
+    for &(a, b) in &transcribers {
+        plain_metavariables(&mut blanked[a..b]);
+    }
     let Ok(blanked) = String::from_utf8(blanked) else {
         return Vec::new();
     };
@@ -485,6 +504,98 @@ fn macro_body_sites(
     };
     let facts = crate::facts::FileFacts::new(Lang::Rust, inner.root_node(), &blanked);
     crate::rules::find_sites_with(Lang::Rust, &inner, &blanked, include_tests, facts)
+}
+
+/// Whether a macro rule's transcriber writes items (`pub trait …`, `impl …`, `fn …`), which
+/// parse as a file does; an expression or statements do not.
+fn writes_items(body: &str) -> bool {
+    let mut rest = body.trim_start();
+    // Doc comments and attributes, the metavariables' too (`$(#[$attr])*`), come first.
+    loop {
+        if let Some(line_end) = rest.strip_prefix("//").and_then(|r| r.find('\n')) {
+            rest = rest[2 + line_end..].trim_start();
+        } else if rest.starts_with("#[") || rest.starts_with("$(#[") {
+            match rest.find(']') {
+                Some(end) => {
+                    rest = rest[end + 1..].trim_start();
+                    rest = rest.strip_prefix(")*").unwrap_or(rest).trim_start();
+                }
+                None => return false,
+            }
+        } else {
+            break;
+        }
+    }
+    let word = rest
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .next()
+        .unwrap_or("");
+    matches!(
+        word,
+        "pub"
+            | "fn"
+            | "impl"
+            | "trait"
+            | "struct"
+            | "enum"
+            | "mod"
+            | "const"
+            | "static"
+            | "type"
+            | "use"
+            | "unsafe"
+    )
+}
+
+/// A macro transcriber's metavariables made plain Rust, in place and byte for byte: `$name`
+/// and `$crate` lose the `$`, and a repetition `$( … ),*` loses its `$`, separator and
+/// operator, leaving what it repeats once.
+fn plain_metavariables(body: &mut [u8]) {
+    let mut i = 0;
+    while i < body.len() {
+        if body[i] != b'$' {
+            i += 1;
+            continue;
+        }
+        let next = body.get(i + 1).copied();
+        if next == Some(b'(') {
+            body[i] = b' ';
+            // The `)` that closes it, then up to two bytes of separator before `*`, `+`, `?`.
+            let mut depth = 0usize;
+            let mut close = None;
+            for (j, &c) in body.iter().enumerate().skip(i + 1) {
+                match c {
+                    b'(' => depth += 1,
+                    b')' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            close = Some(j);
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            if let Some(close) = close {
+                let after = &body[close + 1..body.len().min(close + 4)];
+                if let Some(op) = after
+                    .iter()
+                    .position(|c| matches!(c, b'*' | b'+' | b'?'))
+                    .filter(|&k| after[..k].iter().all(|c| c.is_ascii_punctuation()))
+                {
+                    for c in &mut body[close + 1..=close + 1 + op] {
+                        *c = b' ';
+                    }
+                }
+            }
+            i += 1;
+        } else if next.is_some_and(|c| c.is_ascii_alphabetic() || c == b'_') {
+            body[i] = b' ';
+            i += 1;
+        } else {
+            i += 1;
+        }
+    }
 }
 
 /// A test file that is not indexed: its expectations, when it has any.

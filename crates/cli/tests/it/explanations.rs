@@ -2061,6 +2061,25 @@ fn sites_inside_an_item_macro_are_records() {
     assert!(doc.contains("`n == 0`"), "{doc}");
 }
 
+/// A `macro_rules!` whose rule writes items (serde's `declare_error_trait!` writes the
+/// `de::Error` trait and its default methods) has its items' sites as records, at their own
+/// lines, with the metavariables read as names; and a pasted error finds them.
+#[test]
+fn sites_in_items_a_macro_rules_writes_are_records() {
+    let (s, records) = indexed(&[(
+        "src/de.rs",
+        "macro_rules! declare_error_trait {\n    (Error: Sized $(+ $($supertrait:ident)::+)*) => {\n        /// The error a `Deserializer` returns.\n        pub trait Error: Sized $(+ $($supertrait)::+)* {\n            fn custom<T: Display>(msg: T) -> Self;\n\n            fn unknown_variant(variant: &str, expected: &'static [&'static str]) -> Self {\n                if expected.is_empty() {\n                    Error::custom(format_args!(\"unknown variant `{}`, there are no variants\", variant))\n                } else {\n                    Error::custom(format_args!(\"unknown variant `{}`, expected {}\", variant, OneOf { names: expected }))\n                }\n            }\n        }\n    };\n}\n\ndeclare_error_trait!(Error: Sized + StdError);\n",
+    )]);
+    let variant = record_of(&records, "unknown variant `{}`, expected {}");
+    assert_eq!(variant["lineNumber"], 11);
+    assert_eq!(
+        record_of(&records, "unknown variant `{}`, there are no variants")["lineNumber"],
+        9
+    );
+    let out = s.ok(&["explain", "unknown variant `A`, expected one of `B`, `C`"]);
+    assert!(out.contains("src/de.rs:11"), "{out}");
+}
+
 /// A Go error made as a struct value is found by `errors.As` as a value, and a caller of
 /// another package names its type with the package: `var target asn1.SyntaxError`, where
 /// `&DNSError{…}` gives `*net.DNSError`. A `self.abort(…)` of a Python method is its class's
