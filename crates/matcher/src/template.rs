@@ -221,9 +221,27 @@ impl Shape {
         }
     }
 
-    /// The fragment a prefilter looks for: the longest literal.
+    /// The fragment a prefilter looks for: the longest literal, those at the edges without
+    /// their outer whitespace, which a log line may have cut off (`Invalid Version: ` with an
+    /// empty value is printed `Invalid Version:`).
     pub fn key(&self) -> Option<&str> {
-        self.literals().iter().max_by_key(|l| l.len()).map(|l| &**l)
+        let literals = self.literals();
+        let last = literals.len().saturating_sub(1);
+        literals
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                let l: &str = l;
+                let l = if i == 0 { l.trim_start() } else { l };
+                if i == last {
+                    l.trim_end()
+                } else {
+                    l
+                }
+            })
+            .max_by_key(|l| l.len())
+            .filter(|l| !l.is_empty())
+            .or_else(|| literals.iter().max_by_key(|l| l.len()).map(|l| &**l))
     }
 
     /// The number of holes (capture groups).

@@ -2080,6 +2080,61 @@ fn sites_in_items_a_macro_rules_writes_are_records() {
     assert!(out.contains("src/de.rs:11"), "{out}");
 }
 
+/// A message that is one of two (`const msg = forbidden ? A : B; throw new Error(msg)`,
+/// `raise error("unknown flag" if c.isalpha() else "missing :")`) makes a record of each, at
+/// the same line; a conditional that is only a part of a message (a concatenation, a log's
+/// title) stays a placeholder. A value printed empty at the end of a line (`Invalid Version:`)
+/// still finds its record.
+#[test]
+fn each_message_of_a_conditional_is_a_record() {
+    let (s, records) = indexed(&[
+        (
+            "pick.js",
+            "function pick(name, forbidden) {\n  const msg = !forbidden ? `No matching version found for ${name}.`\n    : `Could not download ${name} due to policy violations`\n  throw new Error(msg)\n}\nfunction parse(s, radix) {\n  throw new Error('For input string: ' + s + (radix === 10 ? '' : ' under radix ' + radix))\n}\nfunction inflate(log, ancient) {\n  const heading = ancient ? 'ancient lockfile' : 'old lockfile'\n  log.warn(heading, 'the lockfile is read again')\n}\nfunction version(v) {\n  throw new TypeError(`Invalid Version: ${v}`)\n}\nmodule.exports = { pick, parse, inflate, version }\n",
+        ),
+        (
+            "flags.py",
+            "def flags(source, char):\n    if char not in 'imsx':\n        raise ValueError('unknown flag' if char.isalpha() else 'missing -, : or )')\n",
+        ),
+    ]);
+    let at = |file: &str, line: u64| -> Vec<String> {
+        let mut m: Vec<String> = records
+            .iter()
+            .filter(|r| r["filePath"] == file && r["lineNumber"] == line)
+            .map(|r| r["errorMessage"].as_str().unwrap().to_owned())
+            .collect();
+        m.sort();
+        m
+    };
+    assert_eq!(
+        at("pick.js", 4),
+        [
+            "Could not download ${name} due to policy violations",
+            "No matching version found for ${name}."
+        ]
+    );
+    assert_eq!(at("flags.py", 3), ["missing -, : or )", "unknown flag"]);
+    let parse = at("pick.js", 7);
+    assert_eq!(parse.len(), 1, "{parse:?}");
+    assert!(
+        parse[0].starts_with("For input string: ${s}${"),
+        "{parse:?}"
+    );
+    assert!(
+        !records
+            .iter()
+            .any(|r| r["errorMessage"] == "ancient lockfile"),
+        "a log's title is no message of its own"
+    );
+    let out = s.ok(&[
+        "explain",
+        "npm error No matching version found for left-pad@9.9.9.",
+    ]);
+    assert!(out.contains("pick.js:4"), "{out}");
+    let out = s.ok(&["explain", "TypeError: Invalid Version:"]);
+    assert!(out.contains("pick.js:14"), "{out}");
+}
+
 /// A Go error made as a struct value is found by `errors.As` as a value, and a caller of
 /// another package names its type with the package: `var target asn1.SyntaxError`, where
 /// `&DNSError{…}` gives `*net.DNSError`. A `self.abort(…)` of a Python method is its class's

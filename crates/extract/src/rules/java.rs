@@ -234,6 +234,10 @@ impl Java {
                 Some(Template::literal(unescape(&body)))
             }
             "parenthesized_expression" => self.message(first_named(node)?, cx, depth),
+            "ternary_expression" => cx.either(
+                self.message(node.child_by_field_name("consequence")?, cx, depth),
+                self.message(node.child_by_field_name("alternative")?, cx, depth),
+            ),
             "binary_expression" => {
                 concatenation(node, cx, Splice::Brace, |n| self.message(n, cx, depth))
             }

@@ -373,6 +373,10 @@ impl Js {
                 self.message(value, cx, depth + 1)
             }
             "call_expression" => self.joined(node, cx, depth),
+            "ternary_expression" => cx.either(
+                self.message(node.child_by_field_name("consequence")?, cx, depth),
+                self.message(node.child_by_field_name("alternative")?, cx, depth),
+            ),
             _ => None,
         }
     }
@@ -511,34 +515,11 @@ impl Js {
         }
         // console.error(..), logger.warn(..), this.logger.fatal(..)
         if let Some(severity) = log_severity(method).filter(|_| is_logger(cx.text(object))) {
-            let (at, template) = arg_list
-                .iter()
-                .take(3)
-                .enumerate()
-                // `log.error('', 'Exit handler never called!')`: an empty title prints nothing.
-                .find_map(|(i, a)| {
-                    Some((i, self.message(*a, cx, 0)?)).filter(|(_, t)| !t.message().is_empty())
-                })?;
-            let followed = at + 1 < arg_list.len();
-            let template = match log_title(&template).filter(|_| followed) {
-                // npm's logs (proc-log, npmlog) take a title first: `log.warn('config',
-                // `ignoring ${path}`)` prints `config ignoring …`, and `log.error('stack',
-                // err.stack)` `stack ` and the stack, as util.format joins its arguments.
-                Some(title) => {
-                    let mut joined = Template::literal(title);
-                    for &next in arg_list.iter().skip(at + 1).take(MAX_LOG_ARGUMENTS) {
-                        joined.push_literal(" ");
-                        joined.append(
-                            self.message(next, cx, 0)
-                                .unwrap_or_else(|| placeholder(next, cx, Splice::Dollar)),
-                        );
-                    }
-                    joined
-                }
-                // `console.error("cannot open %s: %s", path, err)`: console (util.format),
-                // pino and winston format the message with the arguments after it.
-                None => formatted_by_arguments(template, followed),
-            };
+            // A log's arguments are joined into its line: a conditional among them is a part.
+            cx.parts.set(cx.parts.get() + 1);
+            let read = self.log_line(&arg_list, cx);
+            cx.parts.set(cx.parts.get() - 1);
+            let template = read?;
             let severity = if method.eq_ignore_ascii_case("fatal") {
                 Severity::Fatal
             } else {
@@ -547,6 +528,39 @@ impl Js {
             return Some(Found::new(call, template, ErrorType::Log).severity(severity));
         }
         None
+    }
+
+    /// The line a log call writes of its arguments.
+    fn log_line(&self, arg_list: &[Node<'_>], cx: &Cx<'_>) -> Option<Template> {
+        let (at, template) = arg_list
+            .iter()
+            .take(3)
+            .enumerate()
+            // `log.error('', 'Exit handler never called!')`: an empty title prints nothing.
+            .find_map(|(i, a)| {
+                Some((i, self.message(*a, cx, 0)?)).filter(|(_, t)| !t.message().is_empty())
+            })?;
+        let followed = at + 1 < arg_list.len();
+        let template = match log_title(&template).filter(|_| followed) {
+            // npm's logs (proc-log, npmlog) take a title first: `log.warn('config',
+            // `ignoring ${path}`)` prints `config ignoring …`, and `log.error('stack',
+            // err.stack)` `stack ` and the stack, as util.format joins its arguments.
+            Some(title) => {
+                let mut joined = Template::literal(title);
+                for &next in arg_list.iter().skip(at + 1).take(MAX_LOG_ARGUMENTS) {
+                    joined.push_literal(" ");
+                    joined.append(
+                        self.message(next, cx, 0)
+                            .unwrap_or_else(|| placeholder(next, cx, Splice::Dollar)),
+                    );
+                }
+                joined
+            }
+            // `console.error("cannot open %s: %s", path, err)`: console (util.format),
+            // pino and winston format the message with the arguments after it.
+            None => formatted_by_arguments(template, followed),
+        };
+        Some(template)
     }
 
     /// The status of `res.status(404)` / `reply.code(500)`, when it is an error status.

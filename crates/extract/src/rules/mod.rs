@@ -112,6 +112,14 @@ pub(crate) struct Cx<'s> {
     /// While a call of a raiser is read (see [`raisers`]): the raiser's parameters, bound to the
     /// arguments of the call.
     call: Option<&'s raisers::Call<'s>>,
+    /// The other messages of the site being read, where its message is one of two
+    /// (`const msg = forbidden ? `Could not download ${p}` : `No matching version found for
+    /// ${p}.`; throw new Error(msg)`): each becomes a record at the same site.
+    alternatives: std::cell::RefCell<Vec<(Template, Template)>>,
+    /// How many concatenations the message being read is inside: a conditional that is a part
+    /// of a message (`"For input string: " + s + (radix == 10 ? "" : " under radix " + radix)`)
+    /// is a placeholder, not two messages.
+    pub(crate) parts: std::cell::Cell<u32>,
 }
 
 impl<'s> Cx<'s> {
@@ -120,6 +128,28 @@ impl<'s> Cx<'s> {
             src,
             include_tests,
             call: None,
+            alternatives: std::cell::RefCell::new(Vec::new()),
+            parts: std::cell::Cell::new(0),
+        }
+    }
+
+    /// The message of a conditional whose branches are both messages: the first, with the
+    /// second kept as the site's other message, when the first is all of the site's message.
+    /// None inside a concatenation, or when a branch is no message.
+    pub(crate) fn either(
+        &self,
+        first: Option<Template>,
+        second: Option<Template>,
+    ) -> Option<Template> {
+        match (first, second) {
+            _ if self.parts.get() > 0 => None,
+            (Some(a), Some(b)) => {
+                if a != b && self.call.is_none() {
+                    self.alternatives.borrow_mut().push((a.clone(), b));
+                }
+                Some(a)
+            }
+            _ => None,
         }
     }
 
@@ -322,10 +352,12 @@ impl<'t, 's> Collector<'t, 's> {
         if self.consumed.contains(&node.id()) {
             return true;
         }
+        cx.alternatives.borrow_mut().clear();
         let Some(found) = rules.site(node, cx) else {
             self.reread.push(node);
             return true;
         };
+        let alternatives = std::mem::take(&mut *cx.alternatives.borrow_mut());
         self.consumed.insert(found.at.id());
         self.consumed.extend(found.consumed.iter().map(|n| n.id()));
         if self.sites.len() >= MAX_SITES_PER_FILE {
@@ -340,6 +372,17 @@ impl<'t, 's> Collector<'t, 's> {
             }
             let path = path_to(self.root, found.at);
             let site = self.site_of(found, &path, rules, cx);
+            // A conditional that was only a part of the message (a log's title) is no other
+            // message of the site.
+            let whole = |first: &Template| *first == site.template;
+            for (_, template) in alternatives.into_iter().filter(|(first, _)| whole(first)) {
+                if !template.is_empty() && !template.message().trim().is_empty() {
+                    self.sites.push(Site {
+                        template,
+                        ..site.clone()
+                    });
+                }
+            }
             self.sites.push(site);
         }
         true
@@ -905,7 +948,9 @@ pub(crate) fn concatenation<'t>(
     }
     let left = node.child_by_field_name("left")?;
     let right = node.child_by_field_name("right")?;
+    cx.parts.set(cx.parts.get() + 1);
     let (l, r) = (message(left), message(right));
+    cx.parts.set(cx.parts.get() - 1);
     if l.is_none() && r.is_none() {
         return None;
     }

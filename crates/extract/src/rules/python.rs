@@ -329,6 +329,14 @@ impl Python {
                 Some(t)
             }
             "parenthesized_expression" => self.message(first_named(node)?, cx, depth),
+            // `"a" if c else "b"`: the body, the condition, the alternative.
+            "conditional_expression" => match named_children(node)[..] {
+                [body, _, orelse] => cx.either(
+                    self.message(body, cx, depth),
+                    self.message(orelse, cx, depth),
+                ),
+                _ => None,
+            },
             "binary_operator" => {
                 let op = cx.text(node.child_by_field_name("operator")?);
                 let left = node.child_by_field_name("left")?;

@@ -414,6 +414,8 @@ impl<'t> Collector<'t, '_> {
                         src: cx.src,
                         include_tests: cx.include_tests,
                         call: Some(call),
+                        alternatives: Default::default(),
+                        parts: Default::default(),
                     };
                     if let Some(found) = rules.site(node, &bound).filter(|_| top.used.get()) {
                         return Some(found);
