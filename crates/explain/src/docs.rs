@@ -482,12 +482,27 @@ fn clean(text: &str) -> String {
         rest = &rest[at + 2..];
     }
     out.push_str(rest);
-    out.split_whitespace().collect::<Vec<_>>().join(" ")
+    let out = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    // An odd backtick (TeX's quotes: "class type`site'") opens no code: escaped, as a quoted
+    // message's are, it cannot turn the rest of the text into code.
+    if out.matches('`').count() % 2 == 1 {
+        return out.replace('`', "\\`");
+    }
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_odd_backtick_is_escaped() {
+        assert_eq!(
+            summary("The symbol seen as a member of given\n class type`site' (this might change).")
+                .as_deref(),
+            Some("The symbol seen as a member of given class type\\`site' (this might change).")
+        );
+    }
 
     #[test]
     fn the_summary_is_the_first_paragraph() {
