@@ -1582,6 +1582,7 @@ pub(crate) fn try_catch(
                 | HandlingStrategy::FixCode
                 | HandlingStrategy::FailFast
         );
+    let has_fallback = fallback.is_some();
     let handle = fallback.unwrap_or_else(|| format!("{c} {action}"));
     if let Some(command) = command_of(site) {
         return command_run(site, command, &handle);
@@ -1649,9 +1650,28 @@ pub(crate) fn try_catch(
         Lang::Python | Lang::Java => "Exception",
         _ => "Error",
     });
+    // Bad input or a setting to fix is reported where the user sees it, and the program goes
+    // on without the result: handled, not raised again.
+    let reports = !has_fallback
+        && matches!(
+            strategy,
+            HandlingStrategy::FixInput | HandlingStrategy::FixConfiguration
+        );
+    let what = if strategy == HandlingStrategy::FixInput {
+        "bad input"
+    } else {
+        "setting to fix"
+    };
     // The statement that passes it on after the handler's comment, at the handler's indent.
     let then = |indent: &str, statement: &str| -> String {
-        if passes_on {
+        if reports {
+            let report = match site.lang {
+                Lang::Python => format!("print(f\"{what}: {{e}}\", file=sys.stderr)"),
+                Lang::Java => format!("System.err.println(\"{what}: \" + e.getMessage());"),
+                _ => format!("console.error(`{what}: ${{e instanceof Error ? e.message : e}}`);"),
+            };
+            format!("{handle}\n{indent}{report}")
+        } else if passes_on {
             format!("{handle}\n{indent}{statement}")
         } else {
             handle.clone()
@@ -1661,7 +1681,8 @@ pub(crate) fn try_catch(
         Lang::Python => {
             let body = the_call.unwrap_or_else(|| format!("...  # the code that reaches {}", reaches()));
             let handle = then("    ", "raise");
-            format!("try:\n    {body}\nexcept {class} as e:\n    if not is_this_error(e):\n        raise\n    {handle}")
+            let import = if reports { "import sys\n\n" } else { "" };
+            format!("{import}try:\n    {body}\nexcept {class} as e:\n    if not is_this_error(e):\n        raise\n    {handle}")
         }
         Lang::TypeScript | Lang::JavaScript => {
             let body = the_call.map(|c| format!("{c};")).unwrap_or_else(|| format!("// the code that reaches {}", reaches()));

@@ -848,20 +848,25 @@ fn explanations_say_what_the_code_and_its_docs_prove() {
     assert_eq!(r["handlingStrategy"], "fix-code", "{r}");
     assert!(field(r, "tryCatchPattern").contains("call it only in a state that allows it"));
 
-    // A handler that reports the error passes it on: it does not swallow it.
+    // A handler of bad input reports it where the user sees it and goes on: it does not
+    // throw the error again, which would handle nothing.
     let catch = field(
         record(&records, "count must not be negative"),
         "tryCatchPattern",
     );
     assert!(
-        catch.ends_with("holds when calling `count()`.\n    throw e;\n}"),
+        catch.ends_with("holds when calling `count()`.\n    System.err.println(\"bad input: \" + e.getMessage());\n}"),
         "{catch}"
     );
     let catch = field(
         record(&records, "could not parse the host of the URL"),
         "tryCatchPattern",
     );
-    assert!(catch.ends_with("\n    raise"), "{catch}");
+    assert!(catch.starts_with("import sys\n"), "{catch}");
+    assert!(
+        catch.ends_with("\n    print(f\"bad input: {e}\", file=sys.stderr)"),
+        "{catch}"
+    );
 
     // Where no argument avoids it, the case the doc comment gives for its class is the way out.
     let s = record(&records, "the queue is empty")["solutions"].to_string();
