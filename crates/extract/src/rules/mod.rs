@@ -116,9 +116,8 @@ pub(crate) struct Cx<'s> {
     /// (`const msg = forbidden ? `Could not download ${p}` : `No matching version found for
     /// ${p}.`; throw new Error(msg)`): each becomes a record at the same site.
     alternatives: std::cell::RefCell<Vec<(Template, Template)>>,
-    /// How many concatenations the message being read is inside: a conditional that is a part
-    /// of a message (`"For input string: " + s + (radix == 10 ? "" : " under radix " + radix)`)
-    /// is a placeholder, not two messages.
+    /// Whether the message being read is a part of a longer text that no conditional of it can
+    /// change alone (a log's arguments, joined): a conditional there is no message.
     pub(crate) parts: std::cell::Cell<u32>,
 }
 
@@ -134,8 +133,8 @@ impl<'s> Cx<'s> {
     }
 
     /// The message of a conditional whose branches are both messages: the first, with the
-    /// second kept as the site's other message, when the first is all of the site's message.
-    /// None inside a concatenation, or when a branch is no message.
+    /// second kept as the site's other message (a concatenation around it makes both whole,
+    /// see [`concatenation`]). None inside a log's arguments, or when a branch is no message.
     pub(crate) fn either(
         &self,
         first: Option<Template>,
@@ -163,6 +162,9 @@ impl<'s> Cx<'s> {
         self.call?.argument(name, function)
     }
 }
+
+/// The most other messages one site has (see [`Cx::either`]).
+const MAX_ALTERNATIVES: usize = 4;
 
 /// The most sites kept from one file: past it a file is machine-written, and its records would
 /// only cost memory.
@@ -375,7 +377,11 @@ impl<'t, 's> Collector<'t, 's> {
             // A conditional that was only a part of the message (a log's title) is no other
             // message of the site.
             let whole = |first: &Template| *first == site.template;
-            for (_, template) in alternatives.into_iter().filter(|(first, _)| whole(first)) {
+            for (_, template) in alternatives
+                .into_iter()
+                .filter(|(first, _)| whole(first))
+                .take(MAX_ALTERNATIVES)
+            {
                 if !template.is_empty() && !template.message().trim().is_empty() {
                     self.sites.push(Site {
                         template,
@@ -948,14 +954,39 @@ pub(crate) fn concatenation<'t>(
     }
     let left = node.child_by_field_name("left")?;
     let right = node.child_by_field_name("right")?;
-    cx.parts.set(cx.parts.get() + 1);
-    let (l, r) = (message(left), message(right));
-    cx.parts.set(cx.parts.get() - 1);
+    let before_left = cx.alternatives.borrow().len();
+    let l = message(left);
+    let before_right = cx.alternatives.borrow().len();
+    let r = message(right);
     if l.is_none() && r.is_none() {
+        cx.alternatives.borrow_mut().truncate(before_left);
         return None;
     }
-    let mut t = l.unwrap_or_else(|| placeholder(left, cx, splice));
-    t.append(r.unwrap_or_else(|| placeholder(right, cx, splice)));
+    let l = l.unwrap_or_else(|| placeholder(left, cx, splice));
+    let r = r.unwrap_or_else(|| placeholder(right, cx, splice));
+    let mut t = l.clone();
+    t.append(r.clone());
+    // A conditional that was all of one side (`"For input string: " + s + (radix == 10 ? "" :
+    // " under radix " + radix)`): its other message is the whole with that side changed.
+    let mut alternatives = cx.alternatives.borrow_mut();
+    let found = alternatives.split_off(before_left);
+    for (i, (first, second)) in found.into_iter().enumerate() {
+        let on_left = before_left + i < before_right;
+        let side = if on_left { &l } else { &r };
+        if first != *side {
+            continue;
+        }
+        let other = if on_left {
+            let mut o = second;
+            o.append(r.clone());
+            o
+        } else {
+            let mut o = l.clone();
+            o.append(second);
+            o
+        };
+        alternatives.push((t.clone(), other));
+    }
     Some(t)
 }
 
