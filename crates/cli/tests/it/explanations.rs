@@ -2098,6 +2098,14 @@ fn each_message_of_a_conditional_is_a_record() {
             "function pick(name, forbidden) {\n  const msg = !forbidden ? `No matching version found for ${name}.`\n    : `Could not download ${name} due to policy violations`\n  throw new Error(msg)\n}\nfunction parse(s, radix) {\n  throw new Error('For input string: ' + s + (radix === 10 ? '' : ' under radix ' + radix))\n}\nfunction inflate(log, ancient) {\n  const heading = ancient ? 'ancient lockfile' : 'old lockfile'\n  log.warn(heading, 'the lockfile is read again')\n}\nfunction version(v) {\n  throw new TypeError(`Invalid Version: ${v}`)\n}\nmodule.exports = { pick, parse, inflate, version }\n",
         ),
         (
+            "sum.go",
+            "package modload\n\nimport \"fmt\"\n\nfunc (e *ImportMissingSumError) Error() string {\n\tvar message string\n\tif e.found {\n\t\tmessage = fmt.Sprintf(\"missing go.sum entry needed to verify package %s is provided by exactly one module\", e.importPath)\n\t} else {\n\t\tmessage = fmt.Sprintf(\"missing go.sum entry for module providing package %s\", e.importPath)\n\t}\n\thint := e.hint()\n\treturn message + hint\n}\n\ntype ImportMissingSumError struct {\n\timportPath string\n\tfound      bool\n}\n",
+        ),
+        (
+            "Access.java",
+            "class Access {\n    static IllegalAccessException denied(String who, boolean exported) {\n        String msg = who + \" cannot access \";\n        if (exported) {\n            msg += \"a member\";\n        } else {\n            msg += \"a class\";\n        }\n        return new IllegalAccessException(msg);\n    }\n}\n",
+        ),
+        (
             "flags.py",
             "def flags(source, char):\n    if char not in 'imsx':\n        raise ValueError('unknown flag' if char.isalpha() else 'missing -, : or )')\n",
         ),
@@ -2119,6 +2127,16 @@ fn each_message_of_a_conditional_is_a_record() {
         ]
     );
     assert_eq!(at("flags.py", 3), ["missing -, : or )", "unknown flag"]);
+    // A local given its message in both branches of an `if … else …`; one only added to
+    // (`msg += …`) keeps the value it had before.
+    assert_eq!(
+        at("sum.go", 13),
+        [
+            "missing go.sum entry for module providing package %s{hint}",
+            "missing go.sum entry needed to verify package %s is provided by exactly one module{hint}"
+        ]
+    );
+    assert_eq!(at("Access.java", 9), ["{who} cannot access "]);
     // Inside a concatenation, each message is the whole text with that side.
     assert_eq!(
         at("pick.js", 7),

@@ -369,8 +369,13 @@ impl Js {
                 concatenation(node, cx, Splice::Dollar, |n| self.message(n, cx, depth))
             }
             "identifier" if depth < MAX_FOLLOW => {
-                let value = self.local_value(node, cx.text(node), cx)?;
-                self.message(value, cx, depth + 1)
+                match self.local_values(node, cx.text(node), cx)? {
+                    (v, None) => self.message(v, cx, depth + 1),
+                    (a, Some(b)) => cx.either(
+                        self.message(a, cx, depth + 1),
+                        self.message(b, cx, depth + 1),
+                    ),
+                }
             }
             "call_expression" => self.joined(node, cx, depth),
             "ternary_expression" => cx.either(

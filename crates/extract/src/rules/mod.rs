@@ -788,18 +788,33 @@ pub(crate) trait Rules {
     /// function, the value of a constant of that name declared around it, wherever it is in its
     /// class or file ([`Rules::outer_constant`]).
     fn local_value<'t>(&self, use_site: Node<'t>, name: &str, cx: &Cx<'_>) -> Option<Node<'t>> {
+        match self.local_values(use_site, name, cx)? {
+            (v, None) => Some(v),
+            // Which of two it holds depends on a condition: no one value.
+            (_, Some(_)) => None,
+        }
+    }
+
+    /// [`Rules::local_value`], or the two values an `if … else …` above the use gives `name`
+    /// in its two branches (`if e.found { message = fmt.Sprintf(…) } else { message = … }`).
+    fn local_values<'t>(
+        &self,
+        use_site: Node<'t>,
+        name: &str,
+        cx: &Cx<'_>,
+    ) -> Option<(Node<'t>, Option<Node<'t>>)> {
         let line = use_site.start_position().row;
         let mut inner = use_site;
         while let Some(parent) = inner.parent() {
             if self.is_function(parent.kind()) {
                 // A parameter: while a raiser's call is read, the argument the call passes.
                 if let Some(v) = cx.bound(name, parent) {
-                    return Some(v);
+                    return Some((v, None));
                 }
                 if declares_parameter(parent, name, cx) {
                     return None;
                 }
-                return self.outer_constant(parent, name, cx);
+                return self.outer_constant(parent, name, cx).map(|v| (v, None));
             }
             // Statements of this block that come before the one holding the use, nearest first.
             let mut sib = inner.prev_named_sibling();
@@ -809,7 +824,12 @@ pub(crate) trait Rules {
                 let far = line.saturating_sub(s.start_position().row) > LOCAL_REACH;
                 if !far || self.is_constant(s, cx) {
                     if let Some(v) = self.assigned_value(s, name, cx) {
-                        return Some(v);
+                        return Some((v, None));
+                    }
+                }
+                if !far {
+                    if let Some((a, b)) = self.branch_values(s, name, cx) {
+                        return Some((a, Some(b)));
                     }
                 }
                 sib = s.prev_named_sibling();
@@ -817,6 +837,53 @@ pub(crate) trait Rules {
             inner = parent;
         }
         None
+    }
+
+    /// The values the two branches of an `if … else …` statement last give `name`, when both
+    /// give it one.
+    fn branch_values<'t>(
+        &self,
+        stmt: Node<'t>,
+        name: &str,
+        cx: &Cx<'_>,
+    ) -> Option<(Node<'t>, Node<'t>)> {
+        if stmt.kind() != "if_statement" {
+            return None;
+        }
+        let last = |block: Node<'t>| -> Option<Node<'t>> {
+            if !is_block(block.kind()) {
+                return None;
+            }
+            let mut statements = named_children(block);
+            // Go's block holds its statements in a `statement_list`.
+            if let [list] = statements[..] {
+                if list.kind() == "statement_list" {
+                    statements = named_children(list);
+                }
+            }
+            let (s, v) = statements
+                .into_iter()
+                .rev()
+                .find_map(|s| Some((s, self.assigned_value(s, name, cx)?)))?;
+            // `msg += …` adds to the value before, and `format = fmt.Sprintf(…, format)` is made
+            // of it: neither is the whole value.
+            let head = &cx.src[s.start_byte()..v.start_byte()];
+            let compound = [
+                "+=", "-=", "*=", "/=", "%=", "|=", "&=", "^=", "<<=", ">>=", "?=",
+            ]
+            .iter()
+            .any(|op| head.contains(op));
+            let reads_itself = errata_lang::names(cx.text(v)).any(|n| n.text == name);
+            (!compound && !reads_itself).then_some(v)
+        };
+        let then = last(stmt.child_by_field_name("consequence")?)?;
+        let alternative = stmt.child_by_field_name("alternative")?;
+        let alternative = if alternative.kind() == "else_clause" {
+            first_named(alternative)?
+        } else {
+            alternative
+        };
+        Some((then, last(alternative)?))
     }
 
     /// The value of the constant `name` declared in a scope around `function` (an enclosing

@@ -393,8 +393,13 @@ impl Python {
                 Some(brace_template(&obj.message()))
             }
             "identifier" if depth < MAX_FOLLOW => {
-                let v = self.local_value(node, cx.text(node), cx)?;
-                self.message(v, cx, depth + 1)
+                match self.local_values(node, cx.text(node), cx)? {
+                    (v, None) => self.message(v, cx, depth + 1),
+                    (a, Some(b)) => cx.either(
+                        self.message(a, cx, depth + 1),
+                        self.message(b, cx, depth + 1),
+                    ),
+                }
             }
             _ => None,
         }
