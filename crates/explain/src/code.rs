@@ -1291,9 +1291,10 @@ pub(crate) fn type_guard(site: &Site<'_>) -> String {
             "func isThisPanic(r any) bool {{\n\treturn r != nil && strings.Contains(fmt.Sprint(r), {frag})\n}}"
         ),
         // An unexported sentinel, or one of an internal package, cannot be named outside its
-        // package: its text can.
+        // package: its text can, inside the text of whatever wraps it (`sql: Scan error on
+        // column index 0, name "id": destination pointer is nil`).
         Lang::Go if crate::prose::sentinel(site).is_some_and(|n| !crate::prose::nameable(site, n)) => format!(
-            "func isThisError(err error) bool {{\n\treturn err != nil && err.Error() == {}\n}}",
+            "func isThisError(err error) bool {{\n\treturn err != nil && strings.Contains(err.Error(), {})\n}}",
             quoted(site.message)
         ),
         Lang::Go => match site.class {
