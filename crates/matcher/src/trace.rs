@@ -573,44 +573,35 @@ pub fn file_name(path: &str) -> &str {
 /// (one, when either path has only one): `/usr/lib/python3.11/json/decoder.py` is
 /// `Lib/json/decoder.py` of a CPython checkout, and `src/main.rs` is `crates/app/src/main.rs`.
 pub fn same_file(frame_file: &str, record_file: &str) -> bool {
-    let parts = |p: &'_ str| -> Vec<String> {
-        p.split(['/', '\\'])
-            .filter(|c| !c.is_empty() && *c != ".")
-            .map(str::to_owned)
-            .collect()
-    };
-    let (a, b) = (parts(frame_file), parts(record_file));
+    let (a, b) = (path_parts(frame_file), path_parts(record_file));
     let need = a.len().min(b.len()).min(2);
-    need > 0
-        && a.iter()
-            .rev()
-            .zip(b.iter().rev())
-            .take_while(|(x, y)| x == y)
-            .count()
-            >= need
+    need > 0 && common_tail(&a, &b) >= need
 }
 
 /// Whether a frame's file is in the record's directory (the last two folders alike, or the
 /// one there is): a file of the same package, whatever its name.
 pub fn same_dir(frame_file: &str, record_file: &str) -> bool {
-    let dirs = |p: &'_ str| -> Vec<String> {
-        let mut parts: Vec<String> = p
-            .split(['/', '\\'])
-            .filter(|c| !c.is_empty() && *c != ".")
-            .map(str::to_owned)
-            .collect();
-        parts.pop();
-        parts
-    };
-    let (a, b) = (dirs(frame_file), dirs(record_file));
+    let (mut a, mut b) = (path_parts(frame_file), path_parts(record_file));
+    a.pop();
+    b.pop();
     let need = b.len().min(2);
-    need > 0
-        && a.iter()
-            .rev()
-            .zip(b.iter().rev())
-            .take_while(|(x, y)| x == y)
-            .count()
-            >= need
+    need > 0 && common_tail(&a, &b) >= need
+}
+
+/// The parts of a path, `/` or `\\` apart, without empty ones and `.`.
+fn path_parts(p: &str) -> Vec<&str> {
+    p.split(['/', '\\'])
+        .filter(|c| !c.is_empty() && *c != ".")
+        .collect()
+}
+
+/// How many parts two paths end with alike.
+fn common_tail(a: &[&str], b: &[&str]) -> usize {
+    a.iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count()
 }
 
 #[cfg(test)]
