@@ -116,8 +116,8 @@ pub(crate) struct Cx<'s> {
     /// (`const msg = forbidden ? `Could not download ${p}` : `No matching version found for
     /// ${p}.`; throw new Error(msg)`): each becomes a record at the same site.
     alternatives: std::cell::RefCell<Vec<(Template, Template)>>,
-    /// Whether the message being read is a part of a longer text that no conditional of it can
-    /// change alone (a log's arguments, joined): a conditional there is no message.
+    /// Above zero while the message being read is a part of a longer text that no conditional
+    /// of it can change alone (a log's arguments, joined): a conditional there is no message.
     pub(crate) parts: std::cell::Cell<u32>,
 }
 
