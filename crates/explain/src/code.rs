@@ -1583,7 +1583,6 @@ pub(crate) fn try_catch(
                 | HandlingStrategy::FixCode
                 | HandlingStrategy::FailFast
         );
-    let has_fallback = fallback.is_some();
     let handle = fallback.unwrap_or_else(|| format!("{c} {action}"));
     if let Some(command) = command_of(site) {
         return command_run(site, command, &handle);
@@ -1653,7 +1652,7 @@ pub(crate) fn try_catch(
     });
     // Bad input or a setting to fix is reported where the user sees it, and the program goes
     // on without the result: handled, not raised again.
-    let reports = !has_fallback
+    let reports = passes_on
         && matches!(
             strategy,
             HandlingStrategy::FixInput | HandlingStrategy::FixConfiguration

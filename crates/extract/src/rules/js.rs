@@ -369,13 +369,7 @@ impl Js {
                 concatenation(node, cx, Splice::Dollar, |n| self.message(n, cx, depth))
             }
             "identifier" if depth < MAX_FOLLOW => {
-                match self.local_values(node, cx.text(node), cx)? {
-                    (v, None) => self.message(v, cx, depth + 1),
-                    (a, Some(b)) => cx.either(
-                        self.message(a, cx, depth + 1),
-                        self.message(b, cx, depth + 1),
-                    ),
-                }
+                self.local_message(node, cx, &|v| self.message(v, cx, depth + 1))
             }
             "call_expression" => self.joined(node, cx, depth),
             "ternary_expression" => cx.either(
@@ -521,10 +515,7 @@ impl Js {
         // console.error(..), logger.warn(..), this.logger.fatal(..)
         if let Some(severity) = log_severity(method).filter(|_| is_logger(cx.text(object))) {
             // A log's arguments are joined into its line: a conditional among them is a part.
-            cx.parts.set(cx.parts.get() + 1);
-            let read = self.log_line(&arg_list, cx);
-            cx.parts.set(cx.parts.get() - 1);
-            let template = read?;
+            let template = cx.as_part(|| self.log_line(&arg_list, cx))?;
             let severity = if method.eq_ignore_ascii_case("fatal") {
                 Severity::Fatal
             } else {

@@ -118,7 +118,7 @@ pub(crate) struct Cx<'s> {
     alternatives: std::cell::RefCell<Vec<(Template, Template)>>,
     /// Above zero while the message being read is a part of a longer text that no conditional
     /// of it can change alone (a log's arguments, joined): a conditional there is no message.
-    pub(crate) parts: std::cell::Cell<u32>,
+    parts: std::cell::Cell<u32>,
 }
 
 impl<'s> Cx<'s> {
@@ -130,6 +130,14 @@ impl<'s> Cx<'s> {
             alternatives: std::cell::RefCell::new(Vec::new()),
             parts: std::cell::Cell::new(0),
         }
+    }
+
+    /// `read` with what it reads taken as a part of a longer text (see `parts`).
+    pub(crate) fn as_part<T>(&self, read: impl FnOnce() -> T) -> T {
+        self.parts.set(self.parts.get() + 1);
+        let out = read();
+        self.parts.set(self.parts.get() - 1);
+        out
     }
 
     /// The message of a conditional whose branches are both messages: the first, with the
@@ -837,6 +845,20 @@ pub(crate) trait Rules {
             inner = parent;
         }
         None
+    }
+
+    /// The message a local holds where it is used, read by `read` from its value; of both
+    /// values where an `if … else …` gives it one in each branch (see [`Cx::either`]).
+    fn local_message<'t>(
+        &self,
+        node: Node<'t>,
+        cx: &Cx<'_>,
+        read: &dyn Fn(Node<'t>) -> Option<Template>,
+    ) -> Option<Template> {
+        match self.local_values(node, cx.text(node), cx)? {
+            (v, None) => read(v),
+            (a, Some(b)) => cx.either(read(a), read(b)),
+        }
     }
 
     /// The values the two branches of an `if … else …` statement last give `name`, when both

@@ -393,13 +393,7 @@ impl Python {
                 Some(brace_template(&obj.message()))
             }
             "identifier" if depth < MAX_FOLLOW => {
-                match self.local_values(node, cx.text(node), cx)? {
-                    (v, None) => self.message(v, cx, depth + 1),
-                    (a, Some(b)) => cx.either(
-                        self.message(a, cx, depth + 1),
-                        self.message(b, cx, depth + 1),
-                    ),
-                }
+                self.local_message(node, cx, &|v| self.message(v, cx, depth + 1))
             }
             _ => None,
         }
