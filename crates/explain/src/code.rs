@@ -1283,6 +1283,10 @@ pub(crate) fn type_guard(site: &Site<'_>) -> String {
             "// the program prints it (to stderr, unless a logger writes elsewhere) and exits\nfunc isThisExit(stderr string) bool {{\n\treturn strings.Contains(stderr, {})\n}}",
             quoted(&longest_line_fragment(site.message))
         ),
+        // A panic its package recovers into the error it returns is told apart as that error.
+        Lang::Go if recovered_to_error(site) => format!(
+            "func isThisError(err error) bool {{\n\treturn err != nil && strings.Contains(err.Error(), {frag})\n}}"
+        ),
         Lang::Go if site.error_type == ErrorType::Panic && !has_placeholder(site.message) => format!(
             "func isThisPanic(r any) bool {{\n\treturn r != nil && fmt.Sprint(r) == {}\n}}",
             quoted(site.message)
@@ -1457,6 +1461,12 @@ fn literal_alphanumerics(s: &str) -> usize {
     n
 }
 
+/// Whether the site is a Go panic that its package recovers and returns as an error.
+fn recovered_to_error(site: &Site<'_>) -> bool {
+    matches!(site.error_type, ErrorType::Panic | ErrorType::Assertion)
+        && site.facts.recovered.as_ref().is_some_and(|r| r.to_error)
+}
+
 /// The guard of an error without a class whose message has no fixed text: nothing tells it
 /// apart from the other errors of the same call, and the guard says so.
 fn any_guard(site: &Site<'_>) -> String {
@@ -1465,7 +1475,8 @@ fn any_guard(site: &Site<'_>) -> String {
         "{c} {} has no fixed text to tell it apart: any error of the call is taken for it",
         quoted(site.message)
     );
-    let panics = matches!(site.error_type, ErrorType::Panic | ErrorType::Assertion);
+    let panics = matches!(site.error_type, ErrorType::Panic | ErrorType::Assertion)
+        && !recovered_to_error(site);
     match site.lang {
         Lang::Go if site.error_type == ErrorType::Exit => format!("func isThisExit(stderr string) bool {{\n\t{why}\n\treturn stderr != \"\"\n}}"),
         Lang::Go if panics => format!("func isThisPanic(r any) bool {{\n\t{why}\n\treturn r != nil\n}}"),
@@ -1594,6 +1605,10 @@ pub(crate) fn try_catch(
 {c} Code around the call cannot catch it before that handler does.",
             caught.replace('\n', " ")
         );
+    }
+    // Handed to a callback or emitted as an event: no `try` around a call sees it.
+    if let Some(call) = crate::prose::handed_on(site).filter(|c| !c.ends_with("reject")) {
+        return handed_on_handler(site, call, &handle);
     }
     // The call a caller makes, when it can make it; otherwise a placeholder for the code that
     // reaches the site (for an error type's own text, the first place that creates the type).
@@ -1728,6 +1743,39 @@ pub(crate) fn try_catch(
         },
     };
     format!("{via}{code}")
+}
+
+/// Where a JavaScript error that is handed on arrives: an `'error'` listener on the emitter,
+/// or the error argument of the callback it is handed to.
+fn handed_on_handler(site: &Site<'_>, call: &str, handle: &str) -> String {
+    if let Some(emitter) = call.strip_suffix(".emit") {
+        let emitter = match (
+            emitter,
+            site.facts
+                .function
+                .as_ref()
+                .and_then(|f| f.owner.as_deref()),
+        ) {
+            ("this", Some(owner)) => variable_for(site.lang, owner),
+            ("this", None) => "emitter".to_owned(),
+            (e, _) => e.to_owned(),
+        };
+        return format!(
+            "// It is not thrown: it is emitted as an 'error' event, which a listener receives.
+{emitter}.on('error', (e) => {{
+  if (!isThisError(e)) return;
+  {handle}
+}});"
+        );
+    }
+    format!(
+        "// It is not thrown: it is handed to {call}(), whose error argument receives it.
+(e) => {{
+  if (e && isThisError(e)) {{
+    {handle}
+  }}
+}}"
+    )
 }
 
 #[cfg(test)]

@@ -97,6 +97,10 @@ pub struct Recovery {
     /// Whether the recovering code sets the function's error result (`err = …`, `*errp =
     /// …`): its callers get the panic as an error.
     pub to_error: bool,
+    /// The functions of the file that recover it: those that defer the recovering code, in
+    /// their order in the file.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub through: Vec<String>,
 }
 
 /// The value a Rust `.expect(…)` unwraps.
@@ -188,6 +192,10 @@ pub struct Function {
     /// decides its parameters, not the caller of the function it is written in.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub callback: bool,
+    /// The call a callback is handed to (`this.inputStream.end` of
+    /// `this.inputStream.end(() => {…})`): it runs the callback, when it does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub called_by: Option<String>,
     /// A generator (Python's `yield` in its body, JavaScript's `function*`): a call returns
     /// at once, and its body, with the raise, runs as the result is iterated.
     #[serde(skip_serializing_if = "std::ops::Not::not")]

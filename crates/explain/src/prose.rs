@@ -132,6 +132,15 @@ fn and_list(items: &[String]) -> String {
     }
 }
 
+/// `` `x` `` or `` `y` ``, or `` `x`, `y` or `z` ``.
+fn or_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
 fn ticked(s: &str) -> String {
     format!("`{s}`")
 }
@@ -191,6 +200,9 @@ fn what(site: &Site<'_>) -> String {
     match site.error_type {
         // `cb(new Error(…))`, `reject(new Error(…))`: made, and handed on, not thrown.
         ErrorType::Exception => match &site.facts.handed_to {
+            Some(call) if call.ends_with(".emit") => {
+                format!("{class} is made (not thrown) and emitted as an `'error'` event with `{call}()`")
+            }
             Some(call) => format!("{class} is made (not thrown) and handed to `{call}()`"),
             None => format!("{class} is thrown"),
         },
@@ -244,8 +256,15 @@ fn verb(site: &Site<'_>) -> Verb {
         (site.error_type, &site.facts.handed_to)
     {
         return Verb {
-            participle: format!("reported through `{call}()`"),
-            present: "reports".to_owned(),
+            participle: match call.strip_suffix(".emit") {
+                Some(_) => "emitted".to_owned(),
+                None => format!("reported through `{call}()`"),
+            },
+            present: match call.strip_suffix(".emit") {
+                Some(_) => "emits",
+                None => "reports",
+            }
+            .to_owned(),
         };
     }
     let (participle, present) = match site.error_type {
@@ -599,7 +618,7 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
             _ => format!("every `{class}` error"),
         };
         let mut doc = format!(
-            "This is the text of {which}, written in {written} ({}:{}): \"{}\". It is produced {how}, so the error itself is made elsewhere, where a `{class}` is created and returned or raised.",
+            "This is the text of {which}, written in {written} ({}:{}): \"{}\". It is produced {how}, so the error itself is made elsewhere, where a `{class}` is created.",
             site.file_path,
             site.line,
             site.message.replace('`', "\\`")
@@ -629,12 +648,30 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
                 Some(o) => format!(", a method of `{o}`"),
                 None => String::new(),
             };
-            format!(
-                "in {}{owner} ({}:{})",
-                function_ref(site),
-                site.file_path,
-                site.line
-            )
+            match f
+                .called_by
+                .as_deref()
+                .filter(|_| f.callback && !f.name.is_empty())
+            {
+                // It runs when the call it is handed to calls it, not when its function runs.
+                Some(call) => format!(
+                    "in the callback that {}{} hands to `{call}()` ({}:{})",
+                    function_ref(site),
+                    if owner.is_empty() {
+                        String::new()
+                    } else {
+                        format!("{owner},")
+                    },
+                    site.file_path,
+                    site.line
+                ),
+                None => format!(
+                    "in {}{owner} ({}:{})",
+                    function_ref(site),
+                    site.file_path,
+                    site.line
+                ),
+            }
         }
         None => format!("at the top level of {}:{}", site.file_path, site.line),
     };
@@ -1420,6 +1457,11 @@ pub(crate) fn trigger_scenarios(site: &Site<'_>) -> String {
             };
             format!("{how} the property `{}`{of} (`{}`)", f.name, f.signature)
         }
+        Some(f) if f.callback && f.called_by.is_some() && !f.name.is_empty() => format!(
+            "The callback that {} hands to `{}()`",
+            function_ref(site),
+            f.called_by.as_deref().unwrap_or_default()
+        ),
         Some(_) if !facts.callers.is_empty() => {
             format!(
                 "{} is called from {}. A call",
@@ -2163,7 +2205,7 @@ fn handled_as(facts: &Facts) -> impl Iterator<Item = String> + '_ {
 }
 
 /// The call a JavaScript error is handed to instead of being thrown (`cb`, `reject`).
-fn handed_on<'a>(site: &Site<'a>) -> Option<&'a str> {
+pub(crate) fn handed_on<'a>(site: &Site<'a>) -> Option<&'a str> {
     (site.error_type == ErrorType::Exception
         && matches!(site.lang, Lang::JavaScript | Lang::TypeScript))
     .then_some(site.facts.handed_to.as_deref())
@@ -2508,10 +2550,31 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
                 true => "sets the error it returns: its callers get an error value, not a crash",
                 false => "its callers get what it makes of it",
             };
-            format!(
-                "It does not stop the program when reached through `{}()` ({}:{}): that function recovers the panic (its recovering code names `{}`) and {outcome}.",
-                r.function, site.file_path, r.line, r.value
-            )
+            if r.through.len() > 1 {
+                let outcome = match r.to_error {
+                    true => "set the error they return: their callers get an error value, not a crash",
+                    false => "their callers get what they make of it",
+                };
+                let mut names: Vec<String> =
+                    r.through.iter().take(6).map(|f| format!("`{f}()`")).collect();
+                if r.through.len() > 6 {
+                    names.push(format!("{} more", r.through.len() - 6));
+                }
+                return format!(
+                    "It does not stop the program when reached through {} (of {}): these recover the panic (the recovering code names `{}`) and {outcome}.",
+                    or_list(&names), site.file_path, r.value
+                );
+            }
+            match r.through.first().filter(|f| **f != r.function) {
+                Some(f) => format!(
+                    "It does not stop the program when reached through `{f}()` (of {}): that function recovers the panic (the recovering code names `{}`) and {outcome}.",
+                    site.file_path, r.value
+                ),
+                None => format!(
+                    "It does not stop the program when reached through `{}()` ({}:{}): that function recovers the panic (its recovering code names `{}`) and {outcome}.",
+                    r.function, site.file_path, r.line, r.value
+                ),
+            }
         }),
         // Only a Rust or Go panic stops the program; an assertion of the other languages is
         // an exception like any other.
@@ -2572,6 +2635,8 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
     if let Some(call) = handed_on(site) {
         out.push(if call.ends_with("reject") {
             "It rejects the promise: await the call inside a try block, or chain a .catch() handler (see tryCatchPattern).".to_owned()
+        } else if call.ends_with(".emit") {
+            format!("It is not thrown: {fname} emits it as an `'error'` event (`{call}('error', …)`); listen for it with `.on('error', …)` on that object (see tryCatchPattern). A try block around the call does not see it.")
         } else {
             format!("It is not thrown: {fname} hands it to `{call}()`; it reaches the code `{call}()` reports to (a callback's error argument, an `'error'` event), not a try block around the call.")
         });

@@ -2785,3 +2785,70 @@ fn a_cfg_on_a_match_arm_guards_its_raise() {
     let doc = field(r, "documentation");
     assert!(doc.contains("rustls-webpki-roots"), "{doc}");
 }
+
+/// An error that is not thrown is not said to be: one kept in a local and handed to a
+/// callback, or emitted as an `'error'` event, reaches the callback's error argument or a
+/// listener, and its code says so; one made in a callback runs when that callback is called,
+/// not when the function that hands it on does. A Go panic that its package recovers into
+/// the error it returns reaches callers as that error, through the functions that recover it.
+/// A function declared inside `module.exports = function () {…}` is that function's own.
+#[test]
+fn an_error_handed_on_or_recovered_is_said_so() {
+    let s = Scratch::new();
+    s.write(
+        "lib/write.js",
+        "class WriteStream extends Flush {\n  flush (cb) {\n    this.inputStream.end(() => {\n      if (!this.handleContentP) {\n        const e = new Error('Cache input stream was empty')\n        e.code = 'ENODATA'\n        return Promise.reject(e).catch(cb)\n      }\n    })\n  }\n\n  write (chunk) {\n    if (this.found > this.expect) {\n      const er = new Error('Bad data size: too much')\n      this.emit('error', er)\n    }\n  }\n}\nmodule.exports = WriteStream\n",
+    );
+    s.write(
+        "lib/scan.js",
+        "module.exports = function (source) {\n  function operator () {\n    if (source[0] === ' ') {\n      throw new Error('Space before `+`')\n    }\n  }\n  return operator()\n}\n",
+    );
+    s.write(
+        "lib/fmt/scan.go",
+        "package fmt\n\nimport \"errors\"\n\ntype scanError struct{ err error }\n\ntype ss struct{}\n\nfunc (s *ss) errorString(err string) {\n\tpanic(scanError{errors.New(err)})\n}\n\nfunc errorHandler(errp *error) {\n\tif e := recover(); e != nil {\n\t\tif se, ok := e.(scanError); ok {\n\t\t\t*errp = se.err\n\t\t}\n\t}\n}\n\nfunc (s *ss) advance(format string) int {\n\tif format == \"\\n\" {\n\t\ts.errorString(\"newline in format does not match input\")\n\t}\n\treturn 0\n}\n\nfunc (s *ss) doScanf(format string) (numProcessed int, err error) {\n\tdefer errorHandler(&err)\n\ts.advance(format)\n\treturn\n}\n",
+    );
+    s.ok(&["index", "lib", "--repo", "acme/lib"]);
+    let records = s.records();
+
+    // One record for the error in the local, at its declaration, handed to `cb`.
+    let empty: Vec<&Value> = records
+        .iter()
+        .filter(|r| r["errorMessage"] == "Cache input stream was empty")
+        .collect();
+    assert_eq!(empty.len(), 1, "{empty:?}");
+    let r = empty[0];
+    let doc = field(r, "documentation");
+    assert!(doc.contains("handed to `cb()`"), "{doc}");
+    assert!(
+        doc.contains("in the callback that `flush()`, a method of `WriteStream`, hands to `this.inputStream.end()`"),
+        "{doc}"
+    );
+    assert!(!doc.contains("is thrown"), "{doc}");
+    let when = field(r, "triggerScenarios");
+    assert!(!when.starts_with("A call to `flush()`"), "{when}");
+    let code = field(r, "tryCatchPattern");
+    assert!(!code.contains("try {"), "{code}");
+    assert!(code.contains("if (e && isThisError(e))"), "{code}");
+
+    let r = record(&records, "Bad data size: too much");
+    let doc = field(r, "documentation");
+    assert!(doc.contains("emitted as an `'error'` event"), "{doc}");
+    let code = field(r, "tryCatchPattern");
+    assert!(code.contains("writeStream.on('error', (e) => {"), "{code}");
+
+    // `operator()` is an inner function: the advice is about the way in, not about it.
+    let r = record(&records, "Space before `+`");
+    let advice = r["solutions"].to_string();
+    assert!(!advice.contains("where `operator()` is called"), "{advice}");
+
+    let r = record(&records, "newline in format does not match input");
+    assert_eq!(field(r, "errorType"), "panic");
+    let all = r.to_string();
+    assert!(all.contains("reached through `doScanf()`"), "{all}");
+    assert!(!all.contains("is returned"), "{all}");
+    let guard = field(r, "typeGuard");
+    assert!(
+        guard.contains("func isThisError(err error) bool"),
+        "{guard}"
+    );
+}

@@ -120,6 +120,9 @@ struct Recovering<'s> {
     line: u32,
     /// The literal's or the function's code.
     code: &'s str,
+    /// Whether the function recovers in its own body: it is a recovering function that
+    /// others defer (`defer errorHandler(&err)`).
+    whole: bool,
 }
 
 /// A class (or interface, enum) of the file: its name, the names it extends or implements,
@@ -688,6 +691,13 @@ impl<'t, 's> FileFacts<'t, 's> {
         ) && node
             .parent()
             .is_some_and(|p| matches!(p.kind(), "arguments" | "argument_list"));
+        let called_by = node
+            .parent()
+            .and_then(|args| args.parent())
+            .filter(|_| callback)
+            .and_then(|call| call.child_by_field_name("function"))
+            .map(|f| squash(crate::text::text(f, self.src)))
+            .filter(|f| f.len() <= 60);
         let unexported = self.unexported(node, &name);
         let nested = self.nested(&path[..f], node);
         // JavaScript's exports are read once a file, by the references' walk.
@@ -702,6 +712,7 @@ impl<'t, 's> FileFacts<'t, 's> {
             line: node.start_position().row as u32 + 1,
             doc: docs::doc_of(node, self.src, self.syn.python),
             callback,
+            called_by,
             generator: is_generator(node, self.src),
             unexported,
             nested,
@@ -754,7 +765,11 @@ impl<'t, 's> FileFacts<'t, 's> {
                     | "method_declaration"
                     | "constructor_declaration"
                     | "function_item"
-            ) || bound(*n);
+            ) || bound(*n)
+                // `module.exports = function (source) {…}`, `proto.write = function () {…}`.
+                || VALUES.contains(&n.kind())
+                    && n.parent()
+                        .is_some_and(|a| a.kind() == "assignment_expression");
             if named {
                 return !js || through_callback || !returns_an_object(*n);
             }
@@ -1432,24 +1447,80 @@ impl<'t, 's> FileFacts<'t, 's> {
     /// taken to be recovered.
     fn recovered(&self, site: Node<'_>) -> Option<Recovery> {
         let func = site.child_by_field_name("function")?;
-        if site.kind() != "call_expression" || crate::text::text(func, self.src) != "panic" {
+        if site.kind() != "call_expression" {
             return None;
+        }
+        let callee = crate::text::text(func, self.src);
+        if callee != "panic" {
+            // A helper of the file that panics for its caller (`s.errorString(msg)`, whose body
+            // is `panic(scanError{errors.New(msg)})`): its panic is the site's.
+            let name = callee.rsplit('.').next()?;
+            let inner = self.helper_panic(name)?;
+            return self.recovered(inner);
         }
         let arg = named(site.child_by_field_name("arguments")?)
             .into_iter()
             .next()?;
         let value = panic_value(arg, self.src)?;
-        let r = self
+        let all: Vec<&Recovering<'_>> = self
             .recovering
             .get_or_init(|| recovering_code(self.root, self.src))
             .iter()
-            .find(|r| errata_lang::names(r.code).any(|n| n.text == value))?;
+            .filter(|r| errata_lang::names(r.code).any(|n| n.text == value))
+            .collect();
+        let r = all.first()?;
+        // The functions through which it is recovered: those that defer a recovering
+        // function (`Fscanf` defers `errorHandler`), and those that defer their own literal.
+        let mut through = Vec::new();
+        for r in &all {
+            if r.whole {
+                through.extend(self.deferring(r.function));
+            } else {
+                through.push(r.function.to_owned());
+            }
+        }
+        through.dedup();
         Some(Recovery {
             function: r.function.to_owned(),
             line: r.line,
             value: value.to_owned(),
             to_error: r.code.contains("err = ") || r.code.contains("errp = "),
+            through,
         })
+    }
+
+    /// The functions and methods of the file that `defer name(…)`.
+    fn deferring(&self, name: &str) -> Vec<String> {
+        let needle = format!("defer {name}(");
+        named(self.root)
+            .into_iter()
+            .filter(|d| matches!(d.kind(), "function_declaration" | "method_declaration"))
+            .filter(|d| crate::text::text(*d, self.src).contains(&needle))
+            .filter_map(|d| d.child_by_field_name("name"))
+            .map(|n| crate::text::text(n, self.src).to_owned())
+            .collect()
+    }
+
+    /// The `panic(…)` call of the function or method `name` declared in the file.
+    fn helper_panic(&self, name: &str) -> Option<Node<'t>> {
+        let decl = named(self.root).into_iter().find(|d| {
+            matches!(d.kind(), "function_declaration" | "method_declaration")
+                && d.child_by_field_name("name")
+                    .is_some_and(|n| crate::text::text(n, self.src) == name)
+        })?;
+        let mut stack = vec![decl.child_by_field_name("body")?];
+        while let Some(n) = stack.pop() {
+            if n.kind() == "call_expression"
+                && n.child_by_field_name("function")
+                    .is_some_and(|f| crate::text::text(f, self.src) == "panic")
+            {
+                return Some(n);
+            }
+            if n.kind() != "func_literal" {
+                stack.extend(named(n).into_iter().rev());
+            }
+        }
+        None
     }
 
     /// Whether a method's declaration keeps it from code outside its class: Java without
@@ -2146,6 +2217,9 @@ fn throws_in<'n>(node: Node<'n>, out: &mut Vec<Node<'n>>) {
 /// The call a Go error value is handed to as an argument (`p.error` of
 /// `p.error(syntax.Error{…})`), when it is not one that wraps or panics with it.
 fn handed_to(site: Node<'_>, src: &str) -> Option<String> {
+    if let Some(d) = site.parent().filter(|p| p.kind() == "variable_declarator") {
+        return handed_by_name(d, src);
+    }
     let args = site
         .parent()
         .filter(|p| matches!(p.kind(), "argument_list" | "arguments"))?;
@@ -2158,6 +2232,77 @@ fn handed_to(site: Node<'_>, src: &str) -> Option<String> {
         || callee.starts_with("fmt.")
         || callee.starts_with("log.");
     (!wraps && callee.len() <= 60).then(|| callee.to_owned())
+}
+
+/// The call a JavaScript error kept in a local is handed to by the statements after its
+/// declaration (`const er = new Error(…); er.code = …; cb(er)`): the first use of the local
+/// as an argument, unless a `throw` or `return` of it comes first. A rejected promise
+/// (`Promise.reject(er)`) is thrown where it is awaited, unless `.catch(cb)` hands it on.
+fn handed_by_name(declarator: Node<'_>, src: &str) -> Option<String> {
+    let name = crate::text::text(declarator.child_by_field_name("name")?, src);
+    let stmt = declarator.parent()?;
+    let after = std::iter::successors(stmt.next_named_sibling(), |s| s.next_named_sibling());
+    for s in after.take(8) {
+        match first_use(s, name, src) {
+            Some(Use::Passed(call)) => return handed_call(call, src),
+            Some(Use::Raised) => return None,
+            None => {}
+        }
+    }
+    None
+}
+
+enum Use<'t> {
+    /// An argument of this call.
+    Passed(Node<'t>),
+    /// Thrown or returned.
+    Raised,
+}
+
+/// The first place under `node`, in source order, that passes the local `name` on, outside
+/// the functions defined there.
+fn first_use<'t>(node: Node<'t>, name: &str, src: &str) -> Option<Use<'t>> {
+    let is_name = |n: Node<'_>| n.kind() == "identifier" && crate::text::text(n, src) == name;
+    match node.kind() {
+        "throw_statement" | "return_statement"
+            if named(node).first().is_some_and(|v| is_name(*v)) =>
+        {
+            return Some(Use::Raised)
+        }
+        "call_expression" => {
+            let passed = node
+                .child_by_field_name("arguments")
+                .is_some_and(|a| named(a).into_iter().any(is_name));
+            if passed {
+                return Some(Use::Passed(node));
+            }
+        }
+        k if k.contains("function") || k == "class_declaration" => return None,
+        _ => {}
+    }
+    named(node)
+        .into_iter()
+        .find_map(|c| first_use(c, name, src))
+}
+
+/// What `call` hands an error to: its callee, or for `Promise.reject(er).catch(cb)` the
+/// callback; none for a bare `Promise.reject(er)`, which is thrown where it is awaited.
+fn handed_call(call: Node<'_>, src: &str) -> Option<String> {
+    let callee = crate::text::text(call.child_by_field_name("function")?, src);
+    if callee != "Promise.reject" {
+        return (callee.len() <= 60).then(|| callee.to_owned());
+    }
+    let member = call.parent().filter(|p| p.kind() == "member_expression")?;
+    let method = crate::text::text(member.child_by_field_name("property")?, src);
+    let outer = member.parent().filter(|p| p.kind() == "call_expression")?;
+    let args = named(outer.child_by_field_name("arguments")?);
+    let callback = match method {
+        "catch" => args.first(),
+        "then" => args.get(1),
+        _ => None,
+    }?;
+    (callback.kind() == "identifier" || callback.kind() == "member_expression")
+        .then(|| crate::text::text(*callback, src).to_owned())
 }
 
 /// The Go file's code that recovers panics, in the order of its functions.
@@ -2193,6 +2338,7 @@ fn recovering_code<'s>(root: Node<'_>, src: &'s str) -> Vec<Recovering<'s>> {
                     function,
                     line,
                     code: crate::text::text(scope, src),
+                    whole: !deferred,
                 });
                 continue;
             }

@@ -81,7 +81,11 @@ impl Rules for Go {
         if let Some((message, consumed)) = self.error_value(node, cx) {
             // A package-level `var ErrX = errors.New(..)` is a sentinel, compared with errors.Is.
             let sentinel = self.sentinel_name(node, cx);
-            let mut f = Found::new(node, message, ErrorType::ErrorReturn).class(sentinel);
+            let ty = match panicked_with(node, cx) {
+                true => ErrorType::Panic,
+                false => ErrorType::ErrorReturn,
+            };
+            let mut f = Found::new(node, message, ty).class(sentinel);
             if let Some(code) = grpc_code(node, cx) {
                 f = f.code(Some(code));
             }
@@ -576,4 +580,27 @@ fn after_exit(node: Node<'_>, cx: &Cx<'_>) -> bool {
             .next()
             .is_some_and(|m| matches!(m, "Fatal" | "Fatalf" | "Fatalln" | "ErrorExit"))
             && name.contains('.')
+}
+
+/// Whether the error value `node` is what a `panic(…)` panics with, inside the value that
+/// carries it (`panic(scanError{errors.New(err)})`).
+fn panicked_with(node: Node<'_>, cx: &Cx<'_>) -> bool {
+    let mut up = node.parent();
+    while let Some(p) = up.filter(|p| {
+        matches!(
+            p.kind(),
+            "literal_element"
+                | "keyed_element"
+                | "literal_value"
+                | "composite_literal"
+                | "unary_expression"
+                | "parenthesized_expression"
+        )
+    }) {
+        up = p.parent();
+    }
+    up.filter(|p| p.kind() == "argument_list")
+        .and_then(|a| a.parent())
+        .and_then(|c| c.child_by_field_name("function"))
+        .is_some_and(|f| cx.text(f) == "panic")
 }

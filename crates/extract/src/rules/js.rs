@@ -451,6 +451,15 @@ impl Js {
         }
         if fname == "Promise.reject" {
             let arg = first_named(args?)?;
+            // `const er = new Error(…); …; return Promise.reject(er)`: the declaration is
+            // the site, and says where the error goes.
+            if arg.kind() == "identifier"
+                && self
+                    .local_value(arg, cx.text(arg), cx)
+                    .is_some_and(|v| v.kind() == "new_expression")
+            {
+                return None;
+            }
             let v = self.error_value(arg, cx, 0)?;
             return Some(self.found(call, v, ErrorType::Exception));
         }
