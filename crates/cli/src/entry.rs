@@ -1049,9 +1049,22 @@ fn callers(
     chain: &[Step],
 ) -> Vec<(String, String, u32, Vec<Step>)> {
     let text = std::cell::OnceCell::new();
+    // A Java call with another number of arguments is another overload's.
+    let arity = (lang == Lang::Java)
+        .then(|| definition_at(graph, family, file, name, line))
+        .flatten()
+        .filter(|d| !d.signature.contains("..."))
+        .and_then(|d| {
+            let at = d.signature.find(&format!("{name}("))? + name.len();
+            errata_store::arguments_in(&d.signature[at..])
+        });
     graph
         .calls_of(name, family)
         .filter(|c| !(c.in_tests || (c.file == file && c.caller == name)))
+        .filter(|c| match (arity, c.arity) {
+            (Some(want), Some(passed)) => want == usize::from(passed),
+            _ => true,
+        })
         .filter(|c| {
             reaches(lang, c.file, c.via, file)
                 && !(c.via == Via::Own && c.file == file && {

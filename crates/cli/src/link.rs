@@ -508,6 +508,19 @@ fn calls_it(c: &Reference, f: &errata_explain::Function, file: &str) -> bool {
     };
     let head = c.text[..at].trim_end();
     let receiver = head.ends_with('.') || head.ends_with("::") || head.ends_with("->");
+    // A Java call with another number of arguments is another overload's.
+    if file.ends_with(".java") && !f.signature.contains("...") {
+        let declared = f
+            .signature
+            .find(&format!("{}(", f.name))
+            .and_then(|i| errata_store::arguments_in(&f.signature[i + f.name.len()..]));
+        let passed = errata_store::arguments_in(&c.text[at + f.name.len()..]);
+        if let (Some(declared), Some(passed)) = (declared, passed) {
+            if passed != declared {
+                return false;
+            }
+        }
+    }
     if c.file == file {
         let Some(owner) = &f.owner else {
             return true;
@@ -937,6 +950,13 @@ mod tests {
             &method("check", "Foo"),
             java
         ));
+        // … nor an overload with another number of parameters.
+        let two = Function {
+            signature: "private static void check(int index, int size)".into(),
+            ..method("check", "Foo")
+        };
+        assert!(!calls_it(&call(java, "check(index)"), &two, java));
+        assert!(calls_it(&call(java, "check(i, a.length)"), &two, java));
         // … but not a same-named method through a value of another type (`Unsafe`'s).
         let get = method("getIntAcquire", "ScopedMemoryAccess");
         assert!(!calls_it(

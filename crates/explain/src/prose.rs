@@ -2294,9 +2294,16 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
             owner,
             kind: StubKind::Refused,
         }) => {
-            out.push(format!(
-                "Do not call `{method}()` on a `{owner}`: it does not support it. Find the call in the trace, and use an object or a method that does what it needs."
-            ));
+            // A method users cannot call is reached through the package's own code: what
+            // they called asked for something this object does not support.
+            out.push(match code::is_public(site) {
+                true => format!(
+                    "Do not call `{method}()` on a `{owner}`: it does not support it. Find the call in the trace, and use an object or a method that does what it needs."
+                ),
+                false => format!(
+                    "`{method}()` of `{owner}` only raises it, and code outside its package does not call it: the public call that reached it (the trace shows it) asked for something this `{owner}` does not support."
+                ),
+            });
             return out;
         }
         None => {}
@@ -2480,8 +2487,19 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
             out.push(s);
         }
     }
+    // Only the returners a user calls are where they test it (`convertAssignRows()` is
+    // reached through `Rows.Scan()`).
+    let called = |site: &Site<'_>| -> Vec<String> {
+        returners(site)
+            .into_iter()
+            .filter(|f| {
+                f.trim_start_matches('`')
+                    .starts_with(|c: char| c.is_uppercase())
+            })
+            .collect()
+    };
     if let Some(name) = sentinel(site).filter(|n| !nameable(site, n)) {
-        let from = returners(site);
+        let from = called(site);
         let of = if from.is_empty() {
             String::new()
         } else {
@@ -2493,7 +2511,7 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
         ));
     }
     if let Some(name) = sentinel(site).filter(|n| nameable(site, n)) {
-        let from = returners(site);
+        let from = called(site);
         out.push(if from.is_empty() {
             format!("Test the error with `errors.Is(err, {name})` and handle this case where it is returned.")
         } else {
@@ -2586,9 +2604,19 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
                     "The doc comment of {fname} says when it stops the program: \"{}\"",
                     quote(&text)
                 )),
-                None if strategy == HandlingStrategy::FixInput && public => Some(format!(
-                    "Give {fname} only arguments it accepts: on others it stops the program instead of returning an error."
-                )),
+                None if strategy == HandlingStrategy::FixInput && public => {
+                    let debug_only = facts.context.iter().any(|c| {
+                        matches!(c, Context::Cfg { condition, .. } if condition == "debug_assertions")
+                    });
+                    Some(match debug_only {
+                        true => format!(
+                            "Give {fname} only arguments it accepts: on others a build with debug assertions stops the program; a release build does not check."
+                        ),
+                        false => format!(
+                            "Give {fname} only arguments it accepts: on others it stops the program instead of returning an error."
+                        ),
+                    })
+                }
                 None => None,
             }
         }

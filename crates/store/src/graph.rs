@@ -20,6 +20,8 @@ struct Call {
     /// How the callee is named: [`BARE`], [`SELF`], [`OTHER`], or a qualifier's name id plus
     /// [`QUALIFIED`].
     via: u32,
+    /// How many arguments the call passes, when its text shows them all.
+    arity: Option<u8>,
 }
 
 const BARE: u32 = 0;
@@ -81,6 +83,8 @@ pub struct CallSite<'a> {
     pub caller: &'a str,
     pub in_tests: bool,
     pub via: Via<'a>,
+    /// How many arguments the call passes, when its text shows them all.
+    pub arity: Option<u8>,
 }
 
 /// Every call and definition of a repository, by name.
@@ -131,6 +135,7 @@ impl CallGraph {
                         line,
                         caller,
                         via,
+                        arity: call_arity(text, name).and_then(|n| u8::try_from(n).ok()),
                     });
                 }
                 RefKind::Definition => {
@@ -193,6 +198,7 @@ impl CallGraph {
                 OTHER => Via::Other,
                 q => Via::Qualified(&self.name_of[(q - QUALIFIED) as usize]),
             },
+            arity: c.arity,
         }
     }
 
@@ -256,6 +262,62 @@ impl CallGraph {
     }
 }
 
+/// How many arguments the first call of `name` in `text` passes (`f(a, g(b, c))` passes 2),
+/// when the text holds the whole argument list.
+pub fn call_arity(text: &str, name: &str) -> Option<usize> {
+    let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    let at = text.match_indices(name).map(|(i, _)| i).find(|&i| {
+        !text[..i].chars().next_back().is_some_and(ident)
+            && text[i + name.len()..].trim_start().starts_with('(')
+    })?;
+    let rest = &text[at + name.len()..];
+    let open = rest.find('(')?;
+    arguments_in(&rest[open..])
+}
+
+/// How many top-level items the parenthesised list at the start of `list` holds, when it
+/// closes; strings and characters are skipped whole.
+pub fn arguments_in(list: &str) -> Option<usize> {
+    let mut depth = 0i32;
+    let mut count = 0;
+    let mut empty = true;
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for c in list.chars() {
+        if let Some(q) = quote {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                _ if c == q => quote = None,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' | '\'' => {
+                quote = Some(c);
+                empty = false;
+            }
+            '(' | '[' | '{' => {
+                depth += 1;
+                if depth > 1 {
+                    empty = false;
+                }
+            }
+            ')' | ']' | '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(if empty { 0 } else { count + 1 });
+                }
+            }
+            ',' if depth == 1 => count += 1,
+            c if !c.is_whitespace() => empty = false,
+            _ => {}
+        }
+    }
+    None
+}
+
 /// How the call `text` names `name`: the receiver or qualifier in front of the first `name(`
 /// (or `name<`, `name::<`) that is not part of a longer name.
 fn via<'t>(text: &'t str, name: &str) -> Via<'t> {
@@ -306,6 +368,19 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_call_s_arity_is_counted_from_its_whole_argument_list() {
+        assert_eq!(
+            call_arity("loadLibrary0(fromClass, name)", "loadLibrary0"),
+            Some(2)
+        );
+        assert_eq!(call_arity("x.f(g(a, b), \"c, d\", ',')", "f"), Some(3));
+        assert_eq!(call_arity("f()", "f"), Some(0));
+        assert_eq!(call_arity("f( )", "f"), Some(0));
+        assert_eq!(call_arity("self.f(a, [1, 2]", "f"), None);
+        assert_eq!(arguments_in("(int fd, String... names)"), Some(2));
+    }
 
     #[test]
     fn calls_and_definitions_are_found_by_name_and_file() {

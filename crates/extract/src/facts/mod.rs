@@ -354,6 +354,9 @@ impl<'t, 's> FileFacts<'t, 's> {
         if let Some(c) = self.assertion(path[last]) {
             facts.conditions.push(c);
         }
+        if self.lang == Lang::Rust {
+            merge_let_bindings(&mut facts.conditions);
+        }
         // Python defines a function where an `if` of its module or class says to.
         if let Some(f) = fidx.filter(|_| self.syn.python) {
             let around = self.walk(&path[..=f], 0, false);
@@ -1655,7 +1658,11 @@ impl<'t, 's> FileFacts<'t, 's> {
                                 Expr::atom(inner.to_owned(), true)
                             }
                             _ if is_simple_operand(&a) => Expr::atom(a, true).not(),
-                            _ => Expr::atom(a, false).not(),
+                            // `assert!(name != '-')` fails when `name == '-'`.
+                            _ => match negated_comparison(&a) {
+                                Some(n) => Expr::atom(n, false),
+                                None => Expr::atom(a, false).not(),
+                            },
                         }
                     }
                     "assert_eq" | "debug_assert_eq" => {
@@ -2234,6 +2241,110 @@ fn handed_to(site: Node<'_>, src: &str) -> Option<String> {
     (!wraps && callee.len() <= 60).then(|| callee.to_owned())
 }
 
+/// Conditions that read a name an `if let` binds (`if let Some(name) = v` then
+/// `debug_assert!(name != '-')`) say it of the bound value, not of a name outside: they join
+/// the `if let`'s `matches!` as its guard (`matches!(v, Some(name) if name == '-')`).
+fn merge_let_bindings(conditions: &mut Vec<Condition>) {
+    let mut i = 0;
+    while i < conditions.len() {
+        let Some((value, pattern)) = let_parts(&conditions[i].expr) else {
+            i += 1;
+            continue;
+        };
+        let bound: Vec<&str> = errata_lang::names(&pattern)
+            .filter(|n| !n.member && n.text.starts_with(|c: char| c.is_lowercase() || c == '_'))
+            .map(|n| n.text)
+            .filter(|n| !matches!(*n, "ref" | "mut" | "_"))
+            .filter(|n| {
+                let after = &pattern[pattern.find(n).map_or(0, |at| at + n.len())..];
+                !after.starts_with(['(', '!', '{']) && !after.starts_with("::")
+            })
+            .collect();
+        let (reading, rest): (Vec<Condition>, Vec<Condition>) = conditions
+            .split_off(i + 1)
+            .into_iter()
+            .partition(|c| bound.iter().any(|b| reads_name(&c.expr, b)));
+        if !reading.is_empty() {
+            let guard: Vec<&str> = reading.iter().map(|c| c.expr.as_str()).collect();
+            let expr = format!("matches!({value}, {pattern} if {})", guard.join(" && "));
+            let c = &mut conditions[i];
+            c.negated = format!("!{expr}");
+            c.conjuncts = vec![expr.clone()];
+            c.expr = expr;
+        }
+        conditions.extend(rest);
+        i += 1;
+    }
+}
+
+/// The value and pattern of `matches!(value, pattern)`, split at the last top-level comma.
+fn let_parts(expr: &str) -> Option<(String, String)> {
+    let inner = expr.strip_prefix("matches!(")?.strip_suffix(')')?;
+    let mut depth = 0i32;
+    let mut split = None;
+    for (i, c) in inner.char_indices() {
+        match c {
+            '(' | '[' | '{' | '<' => depth += 1,
+            ')' | ']' | '}' | '>' => depth -= 1,
+            ',' if depth == 0 => split = Some(i),
+            _ => {}
+        }
+    }
+    let at = split?;
+    let pattern = inner[at + 1..].trim();
+    (depth == 0 && !pattern.contains(" if "))
+        .then(|| (inner[..at].trim().to_owned(), pattern.to_owned()))
+}
+
+/// The negation of a lone comparison (`name != '-'` -> `name == '-'`, `a < b` -> `a >= b`),
+/// when the text is one comparison of two operands outside brackets and quotes.
+fn negated_comparison(text: &str) -> Option<String> {
+    const OPS: [(&str, &str); 6] = [
+        (" == ", " != "),
+        (" != ", " == "),
+        (" <= ", " > "),
+        (" >= ", " < "),
+        (" < ", " >= "),
+        (" > ", " <= "),
+    ];
+    let b = text.as_bytes();
+    let mut depth = 0i32;
+    let mut quote: Option<u8> = None;
+    let mut found: Option<(usize, &str, &str)> = None;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        match quote {
+            Some(_) if c == b'\\' => i += 1,
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None => match c {
+                b'"' | b'\'' => quote = Some(c),
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' => depth -= 1,
+                _ if depth == 0 => {
+                    if text[i..].starts_with("&&") || text[i..].starts_with("||") {
+                        return None;
+                    }
+                    if let Some((op, neg)) = OPS.iter().find(|(op, _)| text[i..].starts_with(op)) {
+                        if found.is_some() {
+                            return None;
+                        }
+                        found = Some((i, op, neg));
+                        i += op.len();
+                        continue;
+                    }
+                }
+                _ => {}
+            },
+        }
+        i += 1;
+    }
+    let (at, op, neg) = found?;
+    (depth == 0 && quote.is_none())
+        .then(|| format!("{}{neg}{}", &text[..at], &text[at + op.len()..]))
+}
+
 /// The call a JavaScript error kept in a local is handed to by the statements after its
 /// declaration (`const er = new Error(…); er.code = …; cb(er)`): the first use of the local
 /// as an argument, unless a `throw` or `return` of it comes first. A rejected promise
@@ -2655,4 +2766,29 @@ fn write_offsets(body: &str, name: &str) -> Vec<(usize, bool)> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::negated_comparison;
+
+    #[test]
+    fn a_lone_comparison_is_negated_by_its_operator() {
+        assert_eq!(
+            negated_comparison("name != '-'").as_deref(),
+            Some("name == '-'")
+        );
+        assert_eq!(
+            negated_comparison("a.len() < max(b, c)").as_deref(),
+            Some("a.len() >= max(b, c)")
+        );
+        assert_eq!(
+            negated_comparison("s == \"a < b\"").as_deref(),
+            Some("s != \"a < b\"")
+        );
+        // Two comparisons, or one inside a call, are not one lone comparison.
+        assert_eq!(negated_comparison("a < b && c > d"), None);
+        assert_eq!(negated_comparison("a < b < c"), None);
+        assert_eq!(negated_comparison("f(a == b)"), None);
+    }
 }
