@@ -42,6 +42,7 @@ mod command;
 mod docs;
 mod facts;
 mod prose;
+pub use prose::other_comparison;
 mod signature;
 
 pub use facts::{

@@ -1972,7 +1972,7 @@ pub(crate) fn avoiding(c: &str, lang: Lang) -> Option<String> {
 
 /// The comparison that holds where the one comparison `c` does not: `a == b` for `a != b`,
 /// `a >= b` for `a < b`, `x is not None` for `x is None`.
-fn other_comparison(c: &str, lang: Lang) -> Option<String> {
+pub fn other_comparison(c: &str, lang: Lang) -> Option<String> {
     let top = top_level(c);
     if top.contains("&&")
         || top.contains("||")
@@ -2799,6 +2799,12 @@ mod tests {
         let js = |c: &str| avoiding(c, Lang::JavaScript);
         assert_eq!(java("x == null").as_deref(), Some("x != null"));
         assert_eq!(java("n < 0").as_deref(), Some("n >= 0"));
+        let rust = |c: &str| avoiding(c, Lang::Rust);
+        assert_eq!(rust("name != '-'").as_deref(), Some("name == '-'"));
+        assert_eq!(
+            rust("a.len() < max(b, c)").as_deref(),
+            Some("a.len() >= max(b, c)")
+        );
         assert_eq!(
             java("i < 0 || i >= size").as_deref(),
             Some("i >= 0 && i < size")

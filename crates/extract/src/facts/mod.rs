@@ -1659,7 +1659,7 @@ impl<'t, 's> FileFacts<'t, 's> {
                             }
                             _ if is_simple_operand(&a) => Expr::atom(a, true).not(),
                             // `assert!(name != '-')` fails when `name == '-'`.
-                            _ => match negated_comparison(&a) {
+                            _ => match errata_explain::other_comparison(&a, Lang::Rust) {
                                 Some(n) => Expr::atom(n, false),
                                 None => Expr::atom(a, false).not(),
                             },
@@ -2296,55 +2296,6 @@ fn let_parts(expr: &str) -> Option<(String, String)> {
         .then(|| (inner[..at].trim().to_owned(), pattern.to_owned()))
 }
 
-/// The negation of a lone comparison (`name != '-'` -> `name == '-'`, `a < b` -> `a >= b`),
-/// when the text is one comparison of two operands outside brackets and quotes.
-fn negated_comparison(text: &str) -> Option<String> {
-    const OPS: [(&str, &str); 6] = [
-        (" == ", " != "),
-        (" != ", " == "),
-        (" <= ", " > "),
-        (" >= ", " < "),
-        (" < ", " >= "),
-        (" > ", " <= "),
-    ];
-    let b = text.as_bytes();
-    let mut depth = 0i32;
-    let mut quote: Option<u8> = None;
-    let mut found: Option<(usize, &str, &str)> = None;
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        match quote {
-            Some(_) if c == b'\\' => i += 1,
-            Some(q) if c == q => quote = None,
-            Some(_) => {}
-            None => match c {
-                b'"' | b'\'' => quote = Some(c),
-                b'(' | b'[' | b'{' => depth += 1,
-                b')' | b']' | b'}' => depth -= 1,
-                _ if depth == 0 => {
-                    if text[i..].starts_with("&&") || text[i..].starts_with("||") {
-                        return None;
-                    }
-                    if let Some((op, neg)) = OPS.iter().find(|(op, _)| text[i..].starts_with(op)) {
-                        if found.is_some() {
-                            return None;
-                        }
-                        found = Some((i, op, neg));
-                        i += op.len();
-                        continue;
-                    }
-                }
-                _ => {}
-            },
-        }
-        i += 1;
-    }
-    let (at, op, neg) = found?;
-    (depth == 0 && quote.is_none())
-        .then(|| format!("{}{neg}{}", &text[..at], &text[at + op.len()..]))
-}
-
 /// The call a JavaScript error kept in a local is handed to by the statements after its
 /// declaration (`const er = new Error(…); er.code = …; cb(er)`): the first use of the local
 /// as an argument, unless a `throw` or `return` of it comes first. A rejected promise
@@ -2766,29 +2717,4 @@ fn write_offsets(body: &str, name: &str) -> Vec<(usize, bool)> {
         }
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::negated_comparison;
-
-    #[test]
-    fn a_lone_comparison_is_negated_by_its_operator() {
-        assert_eq!(
-            negated_comparison("name != '-'").as_deref(),
-            Some("name == '-'")
-        );
-        assert_eq!(
-            negated_comparison("a.len() < max(b, c)").as_deref(),
-            Some("a.len() >= max(b, c)")
-        );
-        assert_eq!(
-            negated_comparison("s == \"a < b\"").as_deref(),
-            Some("s != \"a < b\"")
-        );
-        // Two comparisons, or one inside a call, are not one lone comparison.
-        assert_eq!(negated_comparison("a < b && c > d"), None);
-        assert_eq!(negated_comparison("a < b < c"), None);
-        assert_eq!(negated_comparison("f(a == b)"), None);
-    }
 }
