@@ -215,8 +215,7 @@ pub(crate) fn background_tag(site: &Site<'_>) -> BackgroundTag {
     if let Some(tag) = by_words(&m) {
         // "… should be smaller than …" in a panic of a function only the crate calls is the
         // code's claim about its own values, not a rule for a caller.
-        let own_claim = matches!(site.error_type, ErrorType::Panic | ErrorType::Assertion)
-            && crate::code::kept_inside(site);
+        let own_claim = own_claim(site);
         if tag == BackgroundTag::InvalidInput && own_claim {
             return BackgroundTag::InternalInvariant;
         }
@@ -252,7 +251,7 @@ pub(crate) fn background_tag(site: &Site<'_>) -> BackgroundTag {
     }
     // No word says more: a guard on what the caller passes makes it bad input, and state
     // that outlives the call and decides the raise a state error.
-    if reads_parameter(site) && !crate::code::kept_inside(site) {
+    if reads_parameter(site) && !crate::code::kept_inside(site) && !own_claim(site) {
         return BackgroundTag::InvalidInput;
     }
     let state_guard = site
@@ -464,6 +463,18 @@ fn has_keyword(text: &str, keyword: &str) -> bool {
     })
 }
 
+/// Whether a panic or an assertion is the code's claim about its own values, not a rule for
+/// a caller: in a function only its crate calls, in a package no program imports (Go's
+/// `internal/`, the JDK's `jdk.internal`), or a Python or Java `assert` statement, which the
+/// language lets a run switch off (`python -O`, Java without `-ea`).
+fn own_claim(site: &Site<'_>) -> bool {
+    matches!(site.error_type, ErrorType::Panic | ErrorType::Assertion)
+        && (crate::code::kept_inside(site)
+            || crate::code::internal_path(site.file_path)
+            || site.error_type == ErrorType::Assertion
+                && matches!(site.lang, Lang::Python | Lang::Java))
+}
+
 /// Whether a guard of the site reads a parameter of its function: what the caller passes
 /// decides it.
 fn reads_parameter(site: &Site<'_>) -> bool {
@@ -583,8 +594,7 @@ pub(crate) fn handling_strategy(site: &Site<'_>, bg: BackgroundTag) -> HandlingS
             return HandlingStrategy::FixCode
         }
         ErrorType::Panic | ErrorType::Assertion
-            if (!crate::code::kept_inside(site)
-                && (reads_parameter(site) || unwraps_parameter(site)))
+            if (!own_claim(site) && (reads_parameter(site) || unwraps_parameter(site)))
                 || documents_panics(site) =>
         {
             return HandlingStrategy::FixInput

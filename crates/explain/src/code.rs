@@ -1303,6 +1303,13 @@ pub(crate) fn type_guard(site: &Site<'_>) -> String {
         ),
         Lang::Go => match site.class {
             Some(sentinel) if sentinel.starts_with("Err") || sentinel.contains(".Err") || crate::prose::sentinel(site).is_some() => format!("func isThisError(err error) bool {{\n\treturn errors.Is(err, {sentinel})\n}}"),
+            // An unexported type (`parseAddrError`), or one of an internal package, cannot
+            // be named outside its package: the text can.
+            Some(ty) if (ty.starts_with('*') || ty.ends_with("Error"))
+                && !crate::prose::nameable(site, ty.trim_start_matches('*').rsplit('.').next().unwrap_or(ty)) =>
+            {
+                format!("func isThisError(err error) bool {{\n\treturn err != nil && strings.Contains(err.Error(), {frag})\n}}")
+            }
             Some(ty) if ty.starts_with('*') || ty.ends_with("Error") => {
                 // The type's own `Error()` with a value receiver (`func (e DecodeError)
                 // Error()`): its errors are made as values, and a pointer target never matches.
