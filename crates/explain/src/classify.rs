@@ -465,14 +465,16 @@ fn has_keyword(text: &str, keyword: &str) -> bool {
 
 /// Whether a panic or an assertion is the code's claim about its own values, not a rule for
 /// a caller: in a function only its crate calls, in a package no program imports (Go's
-/// `internal/`, the JDK's `jdk.internal`), or a Python or Java `assert` statement, which the
-/// language lets a run switch off (`python -O`, Java without `-ea`).
+/// `internal/`, the JDK's `jdk.internal`), or a Python or Java `assert` statement of a
+/// function users do not call (an `assert` is one a run may switch off: `python -O`, Java
+/// without `-ea`; in a public function it checks the caller's arguments).
 fn own_claim(site: &Site<'_>) -> bool {
     matches!(site.error_type, ErrorType::Panic | ErrorType::Assertion)
         && (crate::code::kept_inside(site)
             || crate::code::internal_path(site.file_path)
             || site.error_type == ErrorType::Assertion
-                && matches!(site.lang, Lang::Python | Lang::Java))
+                && matches!(site.lang, Lang::Python | Lang::Java)
+                && !crate::code::is_public(site))
 }
 
 /// Whether a guard of the site reads a parameter of its function: what the caller passes

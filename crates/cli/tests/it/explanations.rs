@@ -2852,3 +2852,29 @@ fn an_error_handed_on_or_recovered_is_said_so() {
         "{guard}"
     );
 }
+
+/// A panic in a package no program imports, or an `assert` of a function users do not call,
+/// is the code's claim about its own values: a bug to report, not bad input to send back. An
+/// `assert` of a public function checks its caller's arguments.
+#[test]
+fn an_assertion_the_code_makes_of_itself_is_no_bad_input() {
+    let s = Scratch::new();
+    s.write(
+        "lib/internal/abi/abi.go",
+        "package abi\n\nfunc IntRegArgAddr(reg int, argSize uintptr) uintptr {\n\tif argSize > 8 || argSize == 0 {\n\t\tpanic(\"invalid argSize\")\n\t}\n\treturn 0\n}\n",
+    );
+    s.write(
+        "lib/pkg/cal.py",
+        "def _days_before_month(year, month):\n    assert 1 <= month <= 12, 'month must be in 1..12'\n    return 0\n\n\ndef set_name(name):\n    assert isinstance(name, str), 'name must be a string'\n",
+    );
+    s.ok(&["index", "lib", "--repo", "acme/lib"]);
+    let records = s.records();
+    for m in ["invalid argSize", "month must be in 1..12"] {
+        let r = record(&records, m);
+        assert_eq!(field(r, "handlingStrategy"), "fix-code", "{m}");
+        assert_eq!(field(r, "backgroundTag"), "internal-invariant", "{m}");
+        assert!(!field(r, "tryCatchPattern").contains("bad input"), "{m}");
+    }
+    let r = record(&records, "name must be a string");
+    assert_eq!(field(r, "backgroundTag"), "invalid-input");
+}
