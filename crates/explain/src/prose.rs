@@ -748,6 +748,13 @@ pub(crate) fn documentation(site: &Site<'_>) -> String {
                 format!("`{name}` is unexported, so code outside its package tells it apart by its text, and code inside it with `errors.Is(err, {name})`")
             }
         ));
+    } else if !guards.is_empty() && facts.unwrapped.is_some() {
+        // The guards lead to the `.expect()`; the value it unwraps decides (said below).
+        doc.push_str(&format!(
+            " It is reached only when {} hold{}.",
+            and_list(&guards),
+            if guards.len() == 1 { "s" } else { "" }
+        ));
     } else if !guards.is_empty() {
         doc.push_str(&format!(
             " It is {} when {} hold{}.",
@@ -1377,9 +1384,13 @@ fn unwrapped_kind(value: &str) -> Option<Unwrapping> {
     let call = v.strip_suffix(')')?;
     let open = call.rfind('(')?;
     let name = call[..open].rsplit(['.', ':']).next()?.trim();
+    // serde's formats return a `Result` from every function (`serde_json::to_string`).
+    let serde = ["serde_json::", "serde_yaml::", "toml::", "bincode::"]
+        .iter()
+        .any(|m| call[..open].trim_start().starts_with(m));
     if name.starts_with("checked_") || OPTIONS.contains(&name) {
         Some(Unwrapping::Option)
-    } else if name.starts_with("try_") || RESULTS.contains(&name) {
+    } else if serde || name.starts_with("try_") || RESULTS.contains(&name) {
         Some(Unwrapping::Result)
     } else {
         None
@@ -1652,7 +1663,12 @@ pub(crate) fn common_situations(site: &Site<'_>) -> String {
             Subject::Other => format!("`{c}` holds"),
         });
     }
-    if !cases.is_empty() {
+    if !cases.is_empty() && site.facts.unwrapped.is_some() {
+        out.push_str(&format!(
+            "It can happen only when {}, and the value it unwraps fails there.",
+            and_list(&cases)
+        ));
+    } else if !cases.is_empty() {
         out.push_str(&format!("It happens when {}.", and_list(&cases)));
     }
     if out.is_empty() {

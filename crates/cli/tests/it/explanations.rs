@@ -2878,3 +2878,40 @@ fn an_assertion_the_code_makes_of_itself_is_no_bad_input() {
     let r = record(&records, "name must be a string");
     assert_eq!(field(r, "backgroundTag"), "invalid-input");
 }
+
+/// The guards around an `.expect()` lead to it; what fails is the value it unwraps, and a
+/// serde format's function returns a `Result`. A loop's head is its code without the comment
+/// under it; `assert False` is no condition.
+#[test]
+fn what_leads_to_a_raise_is_not_said_to_make_it() {
+    let s = Scratch::new();
+    s.write(
+        "lib/src/lib.rs",
+        "pub fn send(message: Option<String>) -> String {\n    if let Some(ref msg) = message {\n        return serde_json::to_string(msg).expect(\"valid message\");\n    }\n    String::new()\n}\n",
+    );
+    s.write(
+        "lib/pkg/sorter.py",
+        "def done(nodes, n2i):\n    for node in nodes:\n        # Check if we know about this node\n        stat = n2i.get(node)\n        if stat is None:\n            raise ValueError(f'node {node!r} was not added')\n        else:\n            assert False, f'node {node!r}: unknown status {stat}'\n",
+    );
+    s.ok(&["index", "lib", "--repo", "acme/lib"]);
+    let records = s.records();
+    let r = record(&records, "valid message");
+    let doc = field(r, "documentation");
+    assert!(
+        doc.contains("It is reached only when `matches!(message, Some(ref msg))` holds."),
+        "{doc}"
+    );
+    assert!(
+        doc.contains("`serde_json::to_string(msg)` is an `Err`"),
+        "{doc}"
+    );
+    assert!(!field(r, "commonSituations").starts_with("It happens when"));
+    let r = record(&records, "node {node!r}: unknown status {stat}");
+    let when = field(r, "triggerScenarios");
+    assert!(
+        when.contains("the loop `for node in nodes` (line 2)"),
+        "{when}"
+    );
+    assert!(!when.contains("Check if we know"), "{when}");
+    assert!(!r.to_string().contains("not False"), "{r}");
+}

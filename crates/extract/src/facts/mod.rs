@@ -975,7 +975,16 @@ impl<'t, 's> FileFacts<'t, 's> {
             } else if self.syn.loops.contains(&kind) {
                 if let Some(body) = node.child_by_field_name("body") {
                     if body.id() == child.id() {
-                        let head = &self.src[node.start_byte()..body.start_byte()];
+                        // Up to the head's last token: a comment between it and the body
+                        // (`for node in nodes:` then `# Check …`) is no part of it.
+                        let mut cursor = node.walk();
+                        let end = node
+                            .children(&mut cursor)
+                            .take_while(|c| c.id() != body.id())
+                            .filter(|c| !c.kind().contains("comment"))
+                            .last()
+                            .map_or(body.start_byte(), |c| c.end_byte());
+                        let head = &self.src[node.start_byte()..end];
                         w.context.push(Context::Loop {
                             header: clip(squash(head).trim_end_matches(':').trim().to_owned()),
                             line,
@@ -1639,6 +1648,10 @@ impl<'t, 's> FileFacts<'t, 's> {
         let e = match site.kind() {
             "assert_statement" => {
                 let cond = named(site).into_iter().next()?;
+                // `assert False, …` fails wherever it is reached: no condition of its own.
+                if matches!(crate::text::text(cond, self.src), "False" | "0") {
+                    return None;
+                }
                 Expr::from_node(cond, self.src, self.syn).not()
             }
             "macro_invocation" => {
