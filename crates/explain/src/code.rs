@@ -1613,6 +1613,12 @@ pub(crate) fn try_catch(
             caught.replace('\n', " ")
         );
     }
+    // Stored in a field, not returned: the field holds it after the call.
+    if let (Lang::Go, Some(field)) = (site.lang, &site.facts.stored_in) {
+        return format!(
+            "// It is not returned: it is stored in {field}; test that field after the call.\nif err := {field}; err != nil && isThisError(err) {{\n\t{handle}\n}}"
+        );
+    }
     // Handed to a callback or emitted as an event: no `try` around a call sees it.
     if let Some(call) = crate::prose::handed_on(site).filter(|c| !c.ends_with("reject")) {
         return handed_on_handler(site, call, &handle);

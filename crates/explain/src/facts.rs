@@ -59,6 +59,10 @@ pub struct Facts {
     /// (`p.error(syntax.Error{…})`, `base.ErrorfAt(…)`'s value): that call's name.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub handed_to: Option<String>,
+    /// A Go error kept in a local and then stored in a field instead of being returned
+    /// (`pkgErr = fmt.Errorf(…)` … `pkg.Error = &PackageError{Err: pkgErr}`): the field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stored_in: Option<String>,
     /// A Go panic that a function of the same file recovers: one whose deferred function
     /// (or a recovering function it defers) names the panic's value.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -206,6 +206,10 @@ fn what(site: &Site<'_>) -> String {
             Some(call) => format!("{class} is made (not thrown) and handed to `{call}()`"),
             None => format!("{class} is thrown"),
         },
+        ErrorType::ErrorReturn if site.facts.stored_in.is_some() => format!(
+            "{class} is made and stored in `{}` (not returned here)",
+            site.facts.stored_in.as_deref().unwrap_or_default()
+        ),
         ErrorType::ErrorReturn => match &site.facts.handed_to {
             Some(call) => format!("{class} is made and handed to `{call}()`"),
             None => format!("{class} is returned"),
@@ -265,6 +269,12 @@ fn verb(site: &Site<'_>) -> Verb {
                 None => "reports",
             }
             .to_owned(),
+        };
+    }
+    if let (ErrorType::ErrorReturn, Some(field)) = (site.error_type, &site.facts.stored_in) {
+        return Verb {
+            participle: format!("stored in `{field}`"),
+            present: "stores".to_owned(),
         };
     }
     let (participle, present) = match site.error_type {
@@ -2670,10 +2680,15 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
                 "Catch it around the code that imports or runs {} (see tryCatchPattern).",
                 site.file_path
             ),
-            _ if handed_on(site).is_some() => String::new(),
+            _ if handed_on(site).is_some() || facts.stored_in.is_some() => String::new(),
             _ => format!("Catch it {catch_at} (see tryCatchPattern)."),
         });
         out.retain(|s| !s.is_empty());
+    }
+    if let Some(field) = &facts.stored_in {
+        out.push(format!(
+            "It is not returned: {fname} stores it in `{field}`. Test that field after the call (see tryCatchPattern), not the error the call returns."
+        ));
     }
     // How a JavaScript error that is handed on reaches its user is said whatever else is.
     if let Some(call) = handed_on(site) {

@@ -2851,6 +2851,23 @@ fn an_error_handed_on_or_recovered_is_said_so() {
         guard.contains("func isThisError(err error) bool"),
         "{guard}"
     );
+
+    // Kept in a local, then stored in a field: not returned.
+    s.write(
+        "lib/load/pkg.go",
+        "package load\n\nimport \"fmt\"\n\ntype Package struct{ Error error }\n\nfunc Outside(pkgs []*Package, root string) ([]*Package, error) {\n\tfor _, pkg := range pkgs {\n\t\tvar pkgErr error\n\t\tif root == \"\" {\n\t\t\tpkgErr = fmt.Errorf(\"package %s not provided by module %s\", pkg, root)\n\t\t}\n\t\tif pkgErr != nil && pkg.Error == nil {\n\t\t\tpkg.Error = pkgErr\n\t\t}\n\t}\n\treturn pkgs, nil\n}\n",
+    );
+    s.ok(&["index", "lib", "--repo", "acme/lib"]);
+    let records = s.records();
+    let r = record(&records, "package %s not provided by module %s");
+    let doc = field(r, "documentation");
+    assert!(doc.contains("is made and stored in `pkg.Error`"), "{doc}");
+    assert!(!doc.contains("is returned"), "{doc}");
+    let code = field(r, "tryCatchPattern");
+    assert!(
+        code.contains("if err := pkg.Error; err != nil && isThisError(err)"),
+        "{code}"
+    );
 }
 
 /// A panic in a package no program imports, or an `assert` of a function users do not call,

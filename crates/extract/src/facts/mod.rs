@@ -342,6 +342,7 @@ impl<'t, 's> FileFacts<'t, 's> {
             facts.handed_to = handed_to(path[last], self.src);
         }
         if self.lang == Lang::Go {
+            facts.stored_in = stored_in(path[last], self.src);
             facts.recovered = self.recovered(*path.last().unwrap());
             if path[last].kind() == "composite_literal" {
                 let literal = path[last];
@@ -2307,6 +2308,99 @@ fn let_parts(expr: &str) -> Option<(String, String)> {
     let pattern = inner[at + 1..].trim();
     (depth == 0 && !pattern.contains(" if "))
         .then(|| (inner[..at].trim().to_owned(), pattern.to_owned()))
+}
+
+/// The field a Go error kept in a local is stored in by the statements after it, when that
+/// comes before any `return` or call that takes the local (`pkgErr = fmt.Errorf(…)` in an
+/// `if` … `pkg.Error = &PackageError{Err: pkgErr}` after it).
+fn stored_in(site: Node<'_>, src: &str) -> Option<String> {
+    let list = site.parent().filter(|p| p.kind() == "expression_list")?;
+    let stmt = list
+        .parent()
+        .filter(|p| matches!(p.kind(), "assignment_statement" | "short_var_declaration"))?;
+    if stmt.child_by_field_name("right") != Some(list) || named(list).len() != 1 {
+        return None;
+    }
+    let left = named(stmt.child_by_field_name("left")?);
+    let [name] = left.as_slice() else {
+        return None;
+    };
+    if name.kind() != "identifier" {
+        return None;
+    }
+    let name = crate::text::text(*name, src);
+    // The statements after it, then after each block around it, up to its function's body.
+    let mut at = stmt;
+    let mut seen = 0;
+    loop {
+        let mut next = at.next_named_sibling();
+        while let Some(s) = next {
+            seen += 1;
+            if seen > 12 {
+                return None;
+            }
+            match go_use(s, name, src) {
+                Some(GoUse::Stored(field)) => return Some(field),
+                Some(GoUse::Other) => return None,
+                None => {}
+            }
+            next = s.next_named_sibling();
+        }
+        let up = at.parent()?;
+        if matches!(
+            up.kind(),
+            "function_declaration" | "method_declaration" | "func_literal"
+        ) {
+            return None;
+        }
+        at = up;
+    }
+}
+
+enum GoUse {
+    /// Assigned, alone or inside a value, to this field.
+    Stored(String),
+    /// Returned, passed to a call or given to a local.
+    Other,
+}
+
+/// The first use of the local `name` under `node` that passes it on.
+fn go_use(node: Node<'_>, name: &str, src: &str) -> Option<GoUse> {
+    let holds = |n: Node<'_>| {
+        let mut stack = vec![n];
+        while let Some(x) = stack.pop() {
+            if x.kind() == "identifier" && crate::text::text(x, src) == name {
+                return true;
+            }
+            if x.kind() != "func_literal" {
+                stack.extend(named(x));
+            }
+        }
+        false
+    };
+    match node.kind() {
+        "return_statement" if holds(node) => return Some(GoUse::Other),
+        "assignment_statement" | "short_var_declaration"
+            if node.child_by_field_name("right").is_some_and(holds) =>
+        {
+            let left = node
+                .child_by_field_name("left")
+                .map(named)
+                .unwrap_or_default();
+            return Some(match left.as_slice() {
+                [field] if field.kind() == "selector_expression" => {
+                    GoUse::Stored(crate::text::text(*field, src).to_owned())
+                }
+                _ => GoUse::Other,
+            });
+        }
+        "call_expression" if node.child_by_field_name("arguments").is_some_and(holds) => {
+            return Some(GoUse::Other)
+        }
+        "func_literal" => return None,
+        _ => {}
+    }
+    named(node).into_iter().find_map(|c| go_use(c, name, src))
 }
 
 /// The call a JavaScript error kept in a local is handed to by the statements after its
