@@ -1053,11 +1053,7 @@ fn callers(
     let arity = (lang == Lang::Java)
         .then(|| definition_at(graph, family, file, name, line))
         .flatten()
-        .filter(|d| !d.signature.contains("..."))
-        .and_then(|d| {
-            let at = d.signature.find(&format!("{name}("))? + name.len();
-            errata_store::arguments_in(&d.signature[at..])
-        });
+        .and_then(|d| errata_store::declared_arity(d.signature, name));
     graph
         .calls_of(name, family)
         .filter(|c| !(c.in_tests || (c.file == file && c.caller == name)))

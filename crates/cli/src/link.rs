@@ -509,16 +509,11 @@ fn calls_it(c: &Reference, f: &errata_explain::Function, file: &str) -> bool {
     let head = c.text[..at].trim_end();
     let receiver = head.ends_with('.') || head.ends_with("::") || head.ends_with("->");
     // A Java call with another number of arguments is another overload's.
-    if file.ends_with(".java") && !f.signature.contains("...") {
-        let declared = f
-            .signature
-            .find(&format!("{}(", f.name))
-            .and_then(|i| errata_store::arguments_in(&f.signature[i + f.name.len()..]));
+    if file.ends_with(".java") {
+        let declared = errata_store::declared_arity(&f.signature, &f.name);
         let passed = errata_store::arguments_in(&c.text[at + f.name.len()..]);
-        if let (Some(declared), Some(passed)) = (declared, passed) {
-            if passed != declared {
-                return false;
-            }
+        if declared.is_some() && passed.is_some() && declared != passed {
+            return false;
         }
     }
     if c.file == file {

@@ -1761,7 +1761,7 @@ pub(crate) fn try_catch(
 /// Where a JavaScript error that is handed on arrives: an `'error'` listener on the emitter,
 /// or the error argument of the callback it is handed to.
 fn handed_on_handler(site: &Site<'_>, call: &str, handle: &str) -> String {
-    if let Some(emitter) = call.strip_suffix(".emit") {
+    if let Some(emitter) = crate::prose::emitter(call) {
         let emitter = match (
             emitter,
             site.facts

@@ -200,7 +200,7 @@ fn what(site: &Site<'_>) -> String {
     match site.error_type {
         // `cb(new Error(…))`, `reject(new Error(…))`: made, and handed on, not thrown.
         ErrorType::Exception => match &site.facts.handed_to {
-            Some(call) if call.ends_with(".emit") => {
+            Some(call) if emitter(call).is_some() => {
                 format!("{class} is made (not thrown) and emitted as an `'error'` event with `{call}()`")
             }
             Some(call) => format!("{class} is made (not thrown) and handed to `{call}()`"),
@@ -248,6 +248,12 @@ fn node_warning(site: &Site<'_>) -> bool {
         && site.class.is_some_and(|c| c.ends_with("Warning"))
 }
 
+/// The object a JavaScript error is emitted on as an `'error'` event, when the call it is
+/// handed to is that object's `emit` (`this` of `this.emit`).
+pub(crate) fn emitter(call: &str) -> Option<&str> {
+    call.strip_suffix(".emit")
+}
+
 /// How the sentences say what the site does: "It is {raised} when …", "a call {raises} it".
 /// A log line is logged and a response sent, not raised.
 struct Verb {
@@ -260,11 +266,11 @@ fn verb(site: &Site<'_>) -> Verb {
         (site.error_type, &site.facts.handed_to)
     {
         return Verb {
-            participle: match call.strip_suffix(".emit") {
+            participle: match emitter(call) {
                 Some(_) => "emitted".to_owned(),
                 None => format!("reported through `{call}()`"),
             },
-            present: match call.strip_suffix(".emit") {
+            present: match emitter(call) {
                 Some(_) => "emits",
                 None => "reports",
             }
@@ -2694,7 +2700,7 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
     if let Some(call) = handed_on(site) {
         out.push(if call.ends_with("reject") {
             "It rejects the promise: await the call inside a try block, or chain a .catch() handler (see tryCatchPattern).".to_owned()
-        } else if call.ends_with(".emit") {
+        } else if emitter(call).is_some() {
             format!("It is not thrown: {fname} emits it as an `'error'` event (`{call}('error', …)`); listen for it with `.on('error', …)` on that object (see tryCatchPattern). A try block around the call does not see it.")
         } else {
             format!("It is not thrown: {fname} hands it to `{call}()`; it reaches the code `{call}()` reports to (a callback's error argument, an `'error'` event), not a try block around the call.")

@@ -275,6 +275,16 @@ pub fn call_arity(text: &str, name: &str) -> Option<usize> {
     arguments_in(&rest[open..])
 }
 
+/// How many parameters the declaration `signature` of `name` takes, when it takes a fixed
+/// number (no varargs `...`).
+pub fn declared_arity(signature: &str, name: &str) -> Option<usize> {
+    if signature.contains("...") {
+        return None;
+    }
+    let at = signature.find(&format!("{name}("))? + name.len();
+    arguments_in(&signature[at..])
+}
+
 /// How many top-level items the parenthesised list at the start of `list` holds, when it
 /// closes; strings and characters are skipped whole.
 pub fn arguments_in(list: &str) -> Option<usize> {
@@ -380,6 +390,11 @@ mod tests {
         assert_eq!(call_arity("f( )", "f"), Some(0));
         assert_eq!(call_arity("self.f(a, [1, 2]", "f"), None);
         assert_eq!(arguments_in("(int fd, String... names)"), Some(2));
+        assert_eq!(
+            declared_arity("static void check(int i, int n)", "check"),
+            Some(2)
+        );
+        assert_eq!(declared_arity("void log(String... parts)", "log"), None);
     }
 
     #[test]

@@ -18,7 +18,7 @@
 mod graph;
 mod links;
 
-pub use graph::{arguments_in, call_arity, CallGraph, CallSite, Definition, Via};
+pub use graph::{arguments_in, call_arity, declared_arity, CallGraph, CallSite, Definition, Via};
 pub use links::{written_by_model, Explained, Found, HeldBy, RefIndex};
 
 use std::collections::{HashMap, HashSet};

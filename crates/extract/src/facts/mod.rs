@@ -1466,9 +1466,16 @@ impl<'t, 's> FileFacts<'t, 's> {
         let callee = crate::text::text(func, self.src);
         if callee != "panic" {
             // A helper of the file that panics for its caller (`s.errorString(msg)`, whose body
-            // is `panic(scanError{errors.New(msg)})`): its panic is the site's.
-            let name = callee.rsplit('.').next()?;
-            let inner = self.helper_panic(name)?;
+            // is `panic(scanError{errors.New(msg)})`): its panic is the site's. Only a file that
+            // recovers panics is looked through for it.
+            if self
+                .recovering
+                .get_or_init(|| recovering_code(self.root, self.src))
+                .is_empty()
+            {
+                return None;
+            }
+            let inner = self.helper_panic(callee)?;
             return self.recovered(inner);
         }
         let arg = named(site.child_by_field_name("arguments")?)
@@ -1514,10 +1521,15 @@ impl<'t, 's> FileFacts<'t, 's> {
             .collect()
     }
 
-    /// The `panic(…)` call of the function or method `name` declared in the file.
-    fn helper_panic(&self, name: &str) -> Option<Node<'t>> {
+    /// The `panic(…)` call of what `callee` calls, when the file declares it: a method for
+    /// `s.errorString`, a function for a bare `fail`.
+    fn helper_panic(&self, callee: &str) -> Option<Node<'t>> {
+        let (kind, name) = match callee.rsplit_once('.') {
+            Some((_, name)) => ("method_declaration", name),
+            None => ("function_declaration", callee),
+        };
         let decl = named(self.root).into_iter().find(|d| {
-            matches!(d.kind(), "function_declaration" | "method_declaration")
+            d.kind() == kind
                 && d.child_by_field_name("name")
                     .is_some_and(|n| crate::text::text(n, self.src) == name)
         })?;
