@@ -37,6 +37,18 @@ pub struct Match {
 }
 
 impl Match {
+    /// A record a trace's frame names, whatever its message.
+    fn by_frame(record: Box<RawValue>) -> Match {
+        Match {
+            score: 0.5,
+            exact: false,
+            approximate: false,
+            by_frame: true,
+            captures: Vec::new(),
+            record,
+        }
+    }
+
     /// The record, decoded.
     pub fn record(&self) -> serde_json::Result<Record> {
         serde_json::from_str(self.record.get())
@@ -74,7 +86,7 @@ pub fn explain(store: &Store, text: &str, limit: usize) -> errata_store::Result<
     } else {
         answer(store, matcher.entries(), &hits)?
     };
-    quoted_first(quoted_raise(store, a, text)?, text, limit)
+    by_the_trace(store, a, text, &segments, limit)
 }
 
 /// Matches `text` with a matcher built once over every record, and the message index read
@@ -87,7 +99,8 @@ pub fn explain_with(
     text: &str,
     limit: usize,
 ) -> errata_store::Result<Answer> {
-    let hits = matcher.explain(text, candidates(text, limit));
+    let segments = errata_matcher::trace::segments(text);
+    let hits = matcher.explain_segments(&segments, candidates(text, limit));
     let a = if hits.is_empty() {
         let ids = index.similar_ids(&long_words(&words(text)), SIMILAR_CANDIDATES);
         let candidates: Vec<MatchEntry> = ids
@@ -99,7 +112,21 @@ pub fn explain_with(
     } else {
         answer(store, matcher.entries(), &hits)?
     };
-    quoted_first(quoted_raise(store, a, text)?, text, limit)
+    by_the_trace(store, a, text, &segments, limit)
+}
+
+/// What a pasted trace says beyond its messages, read the same way for every answer: the line
+/// a frame quotes, the direct raise a helper's missing frame points to, a quoted `raise` line;
+/// then the answer is cut to `limit`.
+fn by_the_trace(
+    store: &Store,
+    a: Answer,
+    text: &str,
+    segments: &[errata_matcher::Segment],
+    limit: usize,
+) -> errata_store::Result<Answer> {
+    let a = direct_raise_first(quoted_frame(store, a, segments)?, segments);
+    quoted_first(quoted_raise(store, a, text, segments)?, text, limit)
 }
 
 fn approximate(
@@ -174,7 +201,12 @@ const MAX_QUOTED_ELSEWHERE: usize = 2;
 /// line is that line is where the error was raised, whatever its message says; it comes first
 /// unless the best match is itself a quoted line. Records in a file the trace names come
 /// before others.
-fn quoted_raise(store: &Store, mut a: Answer, text: &str) -> errata_store::Result<Answer> {
+fn quoted_raise(
+    store: &Store,
+    mut a: Answer,
+    text: &str,
+    segments: &[errata_matcher::Segment],
+) -> errata_store::Result<Answer> {
     if !text.contains('\n') {
         return Ok(a);
     }
@@ -198,7 +230,7 @@ fn quoted_raise(store: &Store, mut a: Answer, text: &str) -> errata_store::Resul
     let mut classes: Vec<&str> = quoted.iter().map(|(_, c)| *c).collect();
     classes.sort_unstable();
     classes.dedup();
-    let frames = frame_lines(&errata_matcher::trace::segments(text));
+    let frames = frame_lines(segments);
     // Whether the record is in a file the trace names, and its match.
     let mut found: Vec<(bool, Match)> = Vec::new();
     for (id, json) in store.records_of_classes(&classes, QUOTED_CLASS_RECORDS)? {
@@ -214,17 +246,7 @@ fn quoted_raise(store: &Store, mut a: Answer, text: &str) -> errata_store::Resul
             .any(|(f, _, _)| path == *f || path.ends_with(&format!("/{f}")));
         a.matches
             .retain(|m| head(m.record.get()).is_none_or(|h| h.id != id));
-        found.push((
-            on_stack,
-            Match {
-                score: 0.5,
-                exact: false,
-                approximate: false,
-                by_frame: true,
-                captures: Vec::new(),
-                record,
-            },
-        ));
+        found.push((on_stack, Match::by_frame(record)));
     }
     // A line raised in a file on the stack is where; a line found elsewhere is, when it is
     // rare (`raise ValueError(msg)` is in hundreds of places) and no frame named another.
@@ -239,6 +261,105 @@ fn quoted_raise(store: &Store, mut a: Answer, text: &str) -> errata_store::Resul
     }
     a.matches.splice(0..0, found.into_iter().map(|(_, m)| m));
     Ok(a)
+}
+
+/// How many records of a frame's function are read for the one whose statement it quotes.
+const FRAME_FUNCTION_RECORDS: usize = 64;
+
+/// How many lines a raising statement is read for a frame's quoted line, from its first.
+const STATEMENT_LINES: u32 = 4;
+
+/// A Python traceback prints, under each frame, the line it was at: in another release
+/// (Python 3.7's `subprocess.py`, line 487, in run: `output=stdout, stderr=stderr)`) the
+/// number has moved but the line has not. When no message matched, the records of the
+/// innermost frame's function whose raising statement holds that line are where it was
+/// raised, whatever the message: a trace cut before its last line names its raise this way.
+fn quoted_frame(
+    store: &Store,
+    mut a: Answer,
+    segments: &[errata_matcher::Segment],
+) -> errata_store::Result<Answer> {
+    if a.matched() {
+        return Ok(a);
+    }
+    let mut found = Vec::new();
+    for f in segments.iter().filter_map(|s| s.frames.first()) {
+        let (Some(function), Some(code)) = (&f.function, &f.code) else {
+            continue;
+        };
+        if code.len() < 12 {
+            continue;
+        }
+        let name = errata_matcher::trace::file_name(&f.file);
+        let function = errata_matcher::trace::function_name(function);
+        for json in store.records_in_function(name, function, FRAME_FUNCTION_RECORDS)? {
+            let Some(h) = head(&json) else { continue };
+            if !errata_matcher::trace::same_file(&f.file, &h.file_path)
+                || !statement_lines(&json).iter().any(|l| l.trim() == code)
+            {
+                continue;
+            }
+            if let Ok(record) = RawValue::from_string(json) {
+                found.push(Match::by_frame(record));
+            }
+        }
+    }
+    if !found.is_empty() {
+        a.matches = found;
+    }
+    Ok(a)
+}
+
+/// Two raises of one text in one file, one direct (`throw new ZipException("zip END header
+/// not found")`), one through a helper of the file (`zerror("zip END header not found")`):
+/// a trace whose innermost frame is not that helper was raised by the direct one, since a
+/// helper's own frame would be on top (F6JO/RouteVulScan#45).
+fn direct_raise_first(mut a: Answer, segments: &[errata_matcher::Segment]) -> Answer {
+    let Some(frame) = segments.iter().find_map(|s| s.frames.first()) else {
+        return a;
+    };
+    let Some(function) = frame.function.as_deref() else {
+        return a;
+    };
+    let function = errata_matcher::trace::function_name(function);
+    let (Some(top), Some(top_line)) = (
+        a.matches.first().and_then(|m| head(m.record.get())),
+        a.matches.first().and_then(|m| raising_line(m.record.get())),
+    ) else {
+        return a;
+    };
+    let direct = |line: &str| {
+        let line = line.trim_start();
+        ["throw ", "raise ", "panic("]
+            .iter()
+            .any(|w| line.starts_with(w))
+    };
+    let callee = top_line.trim_start().split('(').next().unwrap_or_default();
+    if direct(&top_line)
+        || !errata_matcher::trace::same_file(&frame.file, &top.file_path)
+        || errata_matcher::trace::function_name(callee) == function
+    {
+        return a;
+    }
+    let first = &a.matches[0];
+    let alike = |m: &Match| {
+        m.score == first.score
+            && m.exact == first.exact
+            && m.by_frame == first.by_frame
+            && head(m.record.get()).is_some_and(|h| {
+                h.file_path == top.file_path && h.error_message == top.error_message
+            })
+    };
+    let at = a
+        .matches
+        .iter()
+        .skip(1)
+        .position(|m| alike(m) && raising_line(m.record.get()).is_some_and(|l| direct(&l)));
+    if let Some(i) = at {
+        let m = a.matches.remove(i + 1);
+        a.matches.insert(0, m);
+    }
+    a
 }
 
 /// The class a quoted line raises, `SMTPAuthenticationError` of `raise
@@ -263,24 +384,58 @@ fn raised_class(line: &str) -> Option<&str> {
 struct Head {
     id: String,
     file_path: String,
+    #[serde(default)]
+    error_message: String,
 }
 
 fn head(json: &str) -> Option<Head> {
     serde_json::from_str(json).ok()
 }
 
+/// A record's source window, and the line it raises at.
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Window {
+    source_code: String,
+    source_code_start: u32,
+    line_number: u32,
+}
+
 /// The source line a record raises at, from its source window.
 fn raising_line(json: &str) -> Option<String> {
-    #[derive(serde::Deserialize)]
-    #[serde(rename_all = "camelCase")]
-    struct Window {
-        source_code: String,
-        source_code_start: u32,
-        line_number: u32,
+    statement_lines(json).into_iter().next()
+}
+
+/// The lines of the statement a record raises at, from its source window: its line and
+/// those its open brackets carry on to, at most [`STATEMENT_LINES`].
+fn statement_lines(json: &str) -> Vec<String> {
+    let Ok(w) = serde_json::from_str::<Window>(json) else {
+        return Vec::new();
+    };
+    let Some(at) = w.line_number.checked_sub(w.source_code_start) else {
+        return Vec::new();
+    };
+    let mut open = 0i32;
+    let mut out = Vec::new();
+    for line in w
+        .source_code
+        .lines()
+        .skip(at as usize)
+        .take(STATEMENT_LINES as usize)
+    {
+        out.push(line.to_owned());
+        for c in line.chars() {
+            match c {
+                '(' | '[' | '{' => open += 1,
+                ')' | ']' | '}' => open -= 1,
+                _ => {}
+            }
+        }
+        if open <= 0 {
+            break;
+        }
     }
-    let w: Window = serde_json::from_str(json).ok()?;
-    let at = w.line_number.checked_sub(w.source_code_start)?;
-    w.source_code.lines().nth(at as usize).map(str::to_owned)
+    out
 }
 
 fn answer(store: &Store, entries: &[MatchEntry], hits: &[Hit]) -> errata_store::Result<Answer> {

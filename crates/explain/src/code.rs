@@ -1761,6 +1761,28 @@ pub(crate) fn try_catch(
 /// Where a JavaScript error that is handed on arrives: an `'error'` listener on the emitter,
 /// or the error argument of the callback it is handed to.
 fn handed_on_handler(site: &Site<'_>, call: &str, handle: &str) -> String {
+    if site.lang == Lang::Python {
+        let class = site.class.unwrap_or("Exception");
+        // A block of a comment alone does not parse: the comment, then the error passed on.
+        let handle = if handle.contains('\n') {
+            handle.replace('\n', "\n    ")
+        } else {
+            format!("{handle}\n    raise")
+        };
+        return if call.ends_with("set_exception") {
+            format!(
+                "# It is not raised here: it is set on a future, whose result() raises it.
+try:
+    result = future.result()
+except {class} as e:
+    if not is_this_error(e):
+        raise
+    {handle}"
+            )
+        } else {
+            format!("# It is not raised here: it is handed to {call}(), and surfaces where that call reports it.")
+        };
+    }
     if let Some(emitter) = crate::prose::emitter(call) {
         let emitter = match (
             emitter,

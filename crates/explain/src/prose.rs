@@ -203,6 +203,9 @@ fn what(site: &Site<'_>) -> String {
             Some(call) if emitter(call).is_some() => {
                 format!("{class} is made (not thrown) and emitted as an `'error'` event with `{call}()`")
             }
+            Some(call) if site.lang == Lang::Python => {
+                format!("{class} is made (not raised) and handed to `{call}()`")
+            }
             Some(call) => format!("{class} is made (not thrown) and handed to `{call}()`"),
             None => format!("{class} is thrown"),
         },
@@ -2236,10 +2239,14 @@ fn handled_as(facts: &Facts) -> impl Iterator<Item = String> + '_ {
     })
 }
 
-/// The call a JavaScript error is handed to instead of being thrown (`cb`, `reject`).
+/// The call a JavaScript or Python error is handed to instead of being thrown (`cb`,
+/// `reject`, `fut.set_exception`).
 pub(crate) fn handed_on<'a>(site: &Site<'a>) -> Option<&'a str> {
     (site.error_type == ErrorType::Exception
-        && matches!(site.lang, Lang::JavaScript | Lang::TypeScript))
+        && matches!(
+            site.lang,
+            Lang::JavaScript | Lang::TypeScript | Lang::Python
+        ))
     .then_some(site.facts.handed_to.as_deref())
     .flatten()
 }
@@ -2698,7 +2705,11 @@ pub(crate) fn solutions(site: &Site<'_>, strategy: HandlingStrategy) -> Vec<Stri
     }
     // How a JavaScript error that is handed on reaches its user is said whatever else is.
     if let Some(call) = handed_on(site) {
-        out.push(if call.ends_with("reject") {
+        out.push(if site.lang == Lang::Python && call.ends_with("set_exception") {
+            format!("It is not raised here: {fname} sets it on a future with `{call}()`; it is raised where that future's `result()` is called or the future is awaited (see tryCatchPattern).")
+        } else if site.lang == Lang::Python {
+            format!("It is not raised here: {fname} hands it to `{call}()`, and it surfaces where that call reports it, not in a try block around {fname}.")
+        } else if call.ends_with("reject") {
             "It rejects the promise: await the call inside a try block, or chain a .catch() handler (see tryCatchPattern).".to_owned()
         } else if emitter(call).is_some() {
             format!("It is not thrown: {fname} emits it as an `'error'` event (`{call}('error', …)`); listen for it with `.on('error', …)` on that object (see tryCatchPattern). A try block around the call does not see it.")

@@ -395,11 +395,13 @@ fn read_one(
         src,
         options.include_tests || options.all,
         facts,
+        Some(p),
     );
     if lang == Lang::Rust {
         sites.extend(macro_body_sites(
             &tree,
             src,
+            p,
             options.include_tests || options.all,
             |blanked| parsers.parse(lang, p, blanked),
         ));
@@ -428,6 +430,7 @@ fn read_one(
 fn macro_body_sites(
     tree: &tree_sitter::Tree,
     src: &str,
+    path: &Path,
     include_tests: bool,
     mut parse: impl FnMut(&str) -> Option<tree_sitter::Tree>,
 ) -> Vec<crate::rules::Site> {
@@ -503,7 +506,14 @@ fn macro_body_sites(
         return Vec::new();
     };
     let facts = crate::facts::FileFacts::new(Lang::Rust, inner.root_node(), &blanked);
-    crate::rules::find_sites_with(Lang::Rust, &inner, &blanked, include_tests, facts)
+    crate::rules::find_sites_with(
+        Lang::Rust,
+        &inner,
+        &blanked,
+        include_tests,
+        facts,
+        Some(path),
+    )
 }
 
 /// Whether a macro rule's transcriber writes items (`pub trait …`, `impl …`, `fn …`), which

@@ -21,6 +21,9 @@ pub const MAX_TEXT: usize = 64 * 1024;
 const MAX_LAYERS: usize = 3;
 const MIN_INNER_LITERAL: usize = 8;
 
+/// The literal text an inner layer of another package needs (see [`package_of`]).
+const MIN_FOREIGN_LITERAL: usize = 24;
+
 /// Up to this many candidate templates are searched for without first comparing their
 /// literal windows with the line's ([`Signature`]).
 const FEW_CANDIDATES: usize = 2;
@@ -441,18 +444,31 @@ impl Matcher {
                 return;
             }
             outer.push(top.template);
+            let mine = package_of(&self.entries[top.entry].file_path);
             let inner = hits.iter().skip(1).position(|h| {
                 let Some(t) = h.template.filter(|&t| !outer.contains(&Some(t))) else {
                     return false;
                 };
                 // All that a placeholder took, or all after a `: ` in it: the words of a
-                // layer between (`Event loop broke: invalid type: …`).
+                // layer between (`Event loop broke: invalid type: …`). A short template of
+                // another package installed beside it (cargo-platform's `expected {}, found
+                // {}`, after the `invalid character: ` of uuid's `UUID parsing failed: {}`) is
+                // no layer found between others; it is when it is all a placeholder took
+                // (serde's `missing field` inside serde_json's position).
+                let its = package_of(&self.entries[h.entry].file_path);
+                let foreign = mine.is_some() && its.is_some() && mine != its;
+                let between = !foreign || h.literal_len >= MIN_FOREIGN_LITERAL;
                 let inside = |outer: &Hit, inner: &Hit, t: u32| {
                     let shape = &self.templates[t as usize].shape;
                     outer.captures.iter().any(|c| {
                         c.value.len() >= inner.literal_len
                             && std::iter::once(c.value.as_str())
-                                .chain(c.value.match_indices(": ").map(|(i, _)| &c.value[i + 2..]))
+                                .chain(
+                                    c.value
+                                        .match_indices(": ")
+                                        .map(|(i, _)| &c.value[i + 2..])
+                                        .filter(|_| between),
+                                )
                                 .take(MAX_LAYERS + 1)
                                 .any(|v| shape.find(v).is_some_and(|f| f.exact))
                     })
@@ -909,14 +925,23 @@ fn debug_of_a_type(text: &str) -> bool {
         )
 }
 
-/// How much a trace says for a hit: its template matched in a file on the stack (2), the
-/// innermost frame is at its line (1), or nothing (0). A trace is evidence a message is not:
-/// the same words are raised in many places, a trace's frames in one.
+/// How much a trace says for a hit: its template matched near a frame's line or in a
+/// frame's function (4); the innermost frame at its line (3); its template matched elsewhere
+/// in a file on the stack (2); the innermost frame near it (1); nothing (0). A trace is
+/// evidence a message is not: the same words are raised in many places, a trace's frames in
+/// one. A frame at a record's line says more than a message matched 250 lines away in that
+/// file (clap's `panic!("Command {}: Short option names must be unique …")` at the frame's
+/// line, beside a `"Command {}: {}"` elsewhere that matches the first line of it).
 fn trace_tier(h: &Hit) -> u8 {
-    match (h.by_frame, h.frame_evidence > 0) {
+    // What `frame_evidence` counts in 64s: 1 the file, 2 or 3 near the line, 4 and more the
+    // function.
+    let level = h.frame_evidence / 64;
+    match (h.by_frame, level) {
+        (false, 0) => 0,
+        (false, 1) => 2,
+        (false, _) => 4,
+        (true, 3..) => 3,
         (true, _) => 1,
-        (false, true) => 2,
-        (false, false) => 0,
     }
 }
 
@@ -948,6 +973,14 @@ fn rank(hits: &mut [Hit], entries: &[MatchEntry]) {
             .then_with(|| release(a).cmp(&release(b)))
             .then(a.entry.cmp(&b.entry))
     });
+}
+
+/// The folder of one release of a package a record's path is in: `uuid-1.29.3` of
+/// `index.crates.io-…/uuid-1.29.3/src/error.rs`, `lodash@4.17.21`; none in a tree of one
+/// project.
+fn package_of(path: &str) -> Option<&str> {
+    path.split('/')
+        .find(|part| crate::trace::release_folder(part))
 }
 
 /// A path with the release in its folder names taken out, and that release: the numbers of
@@ -1075,6 +1108,7 @@ mod tests {
             file: file.into(),
             line: Some(line),
             function: None,
+            code: None,
         }
     }
 
@@ -1632,6 +1666,81 @@ mod tests {
         let frames = [frame("/srv/app/src/b.py", 41)];
         assert_eq!(ids(&m, "KeyError: not found", &frames), ["two", "one"]);
         assert_eq!(ids(&m, "KeyError: not found", &[]), ["one", "two"]);
+    }
+
+    /// The panic's own line names its raise (`panicked at …/debug_asserts.rs:125:17:`), though
+    /// a shorter template 250 lines away in that file matches the first line of a message the
+    /// terminal wrapped (ROCm/spur#696).
+    #[test]
+    fn a_frame_at_a_raise_outranks_a_message_matched_far_from_it() {
+        let m = matcher(vec![
+            entry(
+                "short",
+                "Command {}: Short option names must be unique for each argument, but '-{}' is in use by both '{}' and '{}'{}",
+                "Command (.*?): Short option names must be unique for each argument, but '\\-(.*?)' is in use by both '(.*?)' and '(.*?)'(.*)",
+                "clap_builder-4.6.7/src/builder/debug_asserts.rs",
+                125,
+            ),
+            entry(
+                "generic",
+                "Command {}: {}",
+                "Command (.*?): (.*)",
+                "clap_builder-4.6.7/src/builder/debug_asserts.rs",
+                374,
+            ),
+        ]);
+        let paste = "thread 'main' panicked at clap_builder-4.6.6/src/builder/debug_asserts.rs:125:17:\nCommand sprio: Short option names must be unique for each argument, but '-h' is in\nuse by both 'noheader' and 'help'";
+        assert_eq!(
+            explained(&m, paste).first(),
+            Some(&("short".to_owned(), true))
+        );
+        // Without the frame, the message is all there is.
+        let bare =
+            "Command sprio: Short option names must be unique for each argument, but '-h' is in";
+        assert_eq!(
+            explained(&m, bare).first().map(|h| h.0.as_str()),
+            Some("generic")
+        );
+    }
+
+    /// A short template of another package is no layer found after a `: ` inside another's
+    /// placeholder (uuid-rs/uuid#655); it is a layer when it is all the placeholder took.
+    #[test]
+    fn a_short_layer_of_another_package_is_whole_or_none() {
+        let m = matcher(vec![
+            entry(
+                "uuid",
+                "UUID parsing failed: {}",
+                "UUID parsing failed: (.*)",
+                "reg/uuid-1.29.3/src/external/serde_support.rs",
+                261,
+            ),
+            entry(
+                "platform",
+                "expected {}, found {}",
+                "expected (.*?), found (.*)",
+                "reg/cargo-platform-0.3.3/src/error.rs",
+                45,
+            ),
+            entry(
+                "position",
+                "{} at line {} column {}",
+                "(.*?) at line (.*?) column (.*)",
+                "reg/serde_json-1.0.154/src/error.rs",
+                410,
+            ),
+            entry(
+                "missing",
+                "missing field `{}`",
+                "missing field `(.*?)`",
+                "reg/serde-1.0.229/src/core/de/mod.rs",
+                290,
+            ),
+        ]);
+        let uuid = "UUID parsing failed: invalid character: expected an optional prefix of `urn:uuid:` followed by [0-9a-zA-Z], found `h` at 1";
+        assert_eq!(explained(&m, uuid)[0].0, "uuid");
+        let serde = "Error: missing field `headersSize` at line 1 column 1";
+        assert_eq!(explained(&m, serde)[0].0, "missing");
     }
 
     #[test]

@@ -25,6 +25,9 @@ pub struct Frame {
     pub file: String,
     pub line: Option<u32>,
     pub function: Option<String>,
+    /// The source line a Python traceback prints under the frame, trimmed: the line that
+    /// raised, in the release that ran, whatever its number is in another.
+    pub code: Option<String>,
 }
 
 /// A message and the frames of its trace, innermost first.
@@ -134,6 +137,8 @@ pub struct Grouper {
     functions_follow: bool,
     /// The last line was a Python frame: an indented line after it is its source.
     after_py_frame: bool,
+    /// The last frame read was kept (the first [`MAX_FRAMES`] are).
+    pushed: bool,
 }
 
 impl Grouper {
@@ -179,6 +184,7 @@ impl Grouper {
                 file: c[2].to_owned(),
                 line: c[3].parse().ok(),
                 function: None,
+                code: None,
             };
             self.pending.frames.push(frame);
             match c.get(1) {
@@ -216,13 +222,17 @@ impl Grouper {
                     self.reversed = true;
                 }
                 self.after_py_frame = python;
-                if self.pending.frames.len() < MAX_FRAMES {
+                self.pushed = self.pending.frames.len() < MAX_FRAMES;
+                if self.pushed {
                     self.pending.frames.push(frame);
                 }
                 return None;
             }
             // The source line Python prints under a frame.
             if std::mem::take(&mut self.after_py_frame) && line.starts_with([' ', '\t']) {
+                if let Some(f) = self.pending.frames.last_mut().filter(|_| self.pushed) {
+                    f.code = Some(line.trim().to_owned());
+                }
                 return None;
             }
             if self.is_continuation(line) {
@@ -341,6 +351,7 @@ impl Grouper {
                 file,
                 line: c[3].parse().ok(),
                 function: Some(function),
+                code: None,
             });
         }
         if let Some(c) = PY_FRAME.captures(line).or_else(|| IPY_FRAME.captures(line)) {
@@ -348,6 +359,7 @@ impl Grouper {
                 file: c[1].to_owned(),
                 line: c[2].parse().ok(),
                 function: c.get(3).map(|m| m.as_str().to_owned()),
+                code: None,
             });
         }
         if let Some(c) = V8_FRAME.captures(line) {
@@ -359,6 +371,7 @@ impl Grouper {
                 file: strip_url(file).to_owned(),
                 line: n.parse().ok(),
                 function,
+                code: None,
             });
         }
         if let Some(c) = GO_FILE.captures(line) {
@@ -366,6 +379,7 @@ impl Grouper {
                 file: c[1].to_owned(),
                 line: c[2].parse().ok(),
                 function: self.function.take(),
+                code: None,
             });
         }
         None
@@ -575,7 +589,20 @@ pub fn file_name(path: &str) -> &str {
 pub fn same_file(frame_file: &str, record_file: &str) -> bool {
     let (a, b) = (path_parts(frame_file), path_parts(record_file));
     let need = a.len().min(b.len()).min(2);
-    need > 0 && common_tail(&a, &b) >= need
+    let common = common_tail(&a, &b);
+    // A relative `src/lib.rs` is the crate that panicked, printed from its own folder; a
+    // dependency's file prints with its registry path (`…/httparse-1.10.1/src/lib.rs`).
+    let whole_frame = common == a.len() && a.len() < b.len();
+    let in_release = b.len() > common && release_folder(b[b.len() - common - 1]);
+    need > 0 && common >= need && !(whole_frame && in_release && !frame_file.starts_with('/'))
+}
+
+/// Whether a folder is a package of one release: `httparse-1.10.1`, `lodash@4.17.21`.
+pub(crate) fn release_folder(part: &str) -> bool {
+    part.rfind(['-', '@']).is_some_and(|at| {
+        let v = &part[at + 1..];
+        at > 0 && v.contains('.') && v.chars().all(|c| c.is_ascii_digit() || c == '.')
+    })
 }
 
 /// Whether a frame's file is in the record's directory (the last two folders alike, or the
@@ -600,8 +627,25 @@ fn common_tail(a: &[&str], b: &[&str]) -> usize {
     a.iter()
         .rev()
         .zip(b.iter().rev())
-        .take_while(|(x, y)| x == y)
+        .take_while(|(x, y)| x == y || same_but_release(x, y))
         .count()
+}
+
+/// Whether two folders are one folder of two releases: `python3.7` and `python3.11` (the
+/// standard library's folder, where a module at its top is), `tokio-1.28.0` and
+/// `tokio-1.54.1`; not `v1` and `v2`, which are two interfaces.
+fn same_but_release(a: &str, b: &str) -> bool {
+    fn split(p: &str) -> Option<(&str, &str)> {
+        let at = p.find(|c: char| c.is_ascii_digit())?;
+        let (name, release) = p.split_at(at);
+        let name = name.strip_suffix('-').unwrap_or(name);
+        let valid = !name.is_empty()
+            && name.chars().any(|c| c.is_alphabetic())
+            && release.contains('.')
+            && release.chars().all(|c| c.is_ascii_digit() || c == '.');
+        valid.then_some((name, release))
+    }
+    matches!((split(a), split(b)), (Some((x, _)), Some((y, _))) if x == y)
 }
 
 #[cfg(test)]
@@ -895,5 +939,24 @@ json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)"#,
             "Lib/yaml/decoder.py"
         ));
         assert!(!same_file("", "a.py"));
+        // A module at the top of the standard library, of another release.
+        assert!(same_file(
+            "/usr/lib/python3.7/configparser.py",
+            "versions/3.11.7/lib/python3.11/configparser.py"
+        ));
+        assert!(!same_file("api/v1/handler.go", "api/v2/handler.go"));
+        // A panic of the crate that ran, not of a dependency installed beside others.
+        assert!(!same_file(
+            "src\\lib.rs",
+            "index.crates.io-1949/httparse-1.10.1/src/lib.rs"
+        ));
+        assert!(same_file(
+            "/home/u/.cargo/registry/src/index.crates.io-6f17/httparse-1.8.0/src/lib.rs",
+            "index.crates.io-1949/httparse-1.10.1/src/lib.rs"
+        ));
+        assert!(!same_file(
+            "/usr/lib/python3.7/x.py",
+            "/usr/lib/perl5.3/x.py"
+        ));
     }
 }

@@ -955,6 +955,26 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
+    /// The JSON of the records that raise in function `function` of a file named `file_name`
+    /// (its last component), at most `limit`.
+    pub fn records_in_function(
+        &self,
+        file_name: &str,
+        function: &str,
+        limit: usize,
+    ) -> Result<Vec<String>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT json FROM records
+             WHERE function = ?2
+             AND (file_path = ?1 OR substr(file_path, -length(?1) - 1) = '/' || ?1)
+             ORDER BY seq LIMIT ?3",
+        )?;
+        let rows = stmt.query_map(rusqlite::params![file_name, function, limit as i64], |r| {
+            r.get(0)
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     /// The stored JSON of the record with id `id`, as it is stored (schema v2, keys in order).
     pub fn record_json(&self, id: &str) -> Result<Option<String>> {
         let mut stmt = self

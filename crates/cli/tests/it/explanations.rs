@@ -2868,6 +2868,48 @@ fn an_error_handed_on_or_recovered_is_said_so() {
         code.contains("if err := pkg.Error; err != nil && isThisError(err)"),
         "{code}"
     );
+
+    // A Python error made and handed to a future is raised where the future's result is
+    // read (concurrent.futures' `bpe = BrokenProcessPool("…")`, then `set_exception(bpe)`);
+    // one handed straight to a call is a record too; one kept in a local and raised is the
+    // raise's, and an error handed to the raise of another is the raise's.
+    s.write(
+        "lib/pool.py",
+        "class BrokenProcessPool(RuntimeError):\n    pass\n\n\nclass Manager:\n    def terminate_broken(self, cause):\n        bpe = BrokenProcessPool(\"A process in the process pool was \"\n                                \"terminated abruptly\")\n        if cause is not None:\n            bpe.__cause__ = cause\n        for work_item in self.pending:\n            work_item.future.set_exception(bpe)\n\n    def lost(self, fut):\n        fut.set_exception(ConnectionResetError('Connection lost'))\n\n    def checked(self, x):\n        exc = ValueError('x must be positive')\n        if x < 0:\n            raise exc\n\n    def wrapped(self):\n        raise OSError(InnerError('the inner message'))\n",
+    );
+    s.ok(&["index", "lib", "--repo", "acme/lib"]);
+    let records = s.records();
+    for m in [
+        "A process in the process pool was terminated abruptly",
+        "Connection lost",
+    ] {
+        let r = record(&records, m);
+        let doc = field(r, "documentation");
+        assert!(
+            doc.contains("is made (not raised) and handed to `"),
+            "{doc}"
+        );
+        assert!(doc.contains("set_exception()`"), "{doc}");
+        let advice = r["solutions"].to_string();
+        assert!(advice.contains("future's `result()`"), "{advice}");
+        assert!(!advice.contains("Catch it where"), "{advice}");
+        let code = field(r, "tryCatchPattern");
+        assert!(code.contains("result = future.result()"), "{code}");
+        assert!(
+            code.trim_end().ends_with("raise") || code.contains("print("),
+            "{code}"
+        );
+    }
+    assert_eq!(
+        records
+            .iter()
+            .filter(|r| r["errorMessage"] == "x must be positive")
+            .count(),
+        1
+    );
+    assert!(!records
+        .iter()
+        .any(|r| r["errorMessage"] == "the inner message"));
 }
 
 /// A panic in a package no program imports, or an `assert` of a function users do not call,

@@ -907,6 +907,212 @@ fn a_quoted_raise_line_names_the_record_that_raised() {
     assert_ne!(first(&explain_json(&s, common).1).0, "mail/auth.py");
 }
 
+/// A traceback of another release, cut before its exception line (pwndbg/pwndbg#662): the
+/// innermost frame's number has moved, but the line printed under it is a line of the raise
+/// in that function, which names it. A frame of a module at the top of the standard library
+/// (`/usr/lib/python3.7/configparser.py`) is the file of this release's folder
+/// (`lib/python3.11/configparser.py`): its function and the exception's class name the raise
+/// (jblance/mpp-solar#102).
+#[test]
+fn a_frame_of_another_release_names_its_raise_by_the_line_it_quotes() {
+    let s = Scratch::new();
+    s.write(
+        "lib/python3.11/subprocess.py",
+        "class CalledProcessError(Exception):\n    def __str__(self):\n        return \"Command '%s' returned non-zero exit status %d.\" % (self.cmd, self.returncode)\n\n\ndef run(*popenargs, check=False, **kwargs):\n    if kwargs.get('input') and kwargs.get('stdin'):\n        raise ValueError('stdin and input arguments may not both be used.')\n    retcode, stdout, stderr = _spawn(popenargs)\n    if check and retcode:\n        raise CalledProcessError(retcode, popenargs,\n                                 output=stdout, stderr=stderr)\n    return retcode\n",
+    );
+    s.write(
+        "lib/python3.11/configparser.py",
+        "class DuplicateSectionError(Exception):\n    def __init__(self, section, source=None, lineno=None):\n        msg = [repr(section), \" already exists\"]\n        Exception.__init__(self, \"\".join(msg))\n\n\nclass Parser:\n    def _read(self, fp, fpname):\n        for lineno, line in enumerate(fp):\n            if line in self._sections:\n                raise DuplicateSectionError(line, fpname, lineno)\n",
+    );
+    s.ok(&["index", ".", "--repo", "acme/py"]);
+    let cut = "Traceback (most recent call last):\n  File \"/root/pwndbg/wrappers/__init__.py\", line 35, in call_cmd\n    return subprocess.check_output(cmd, stderr=STDOUT).decode('utf-8')\n  File \"/usr/lib/python3.7/subprocess.py\", line 487, in run\n    output=stdout, stderr=stderr)\n";
+    let (code, v) = explain_json(&s, cut);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        first(&v),
+        ("lib/python3.11/subprocess.py".to_owned(), 11),
+        "{v:#}"
+    );
+    // A line the function's raise does not hold names nothing there.
+    let other = cut.replace("output=stdout, stderr=stderr)", "retcode = process.poll()");
+    let (_, v) = explain_json(&s, &other);
+    assert_ne!(first(&v).0, "lib/python3.11/subprocess.py", "{v:#}");
+
+    let trace = "Traceback (most recent call last):\n  File \"/usr/lib/python3.7/configparser.py\", line 1065, in _read\n    lineno)\nconfigparser.DuplicateSectionError: While reading from '/etc/app.conf' [line 38]: section 'Hass' already exists\n";
+    let (code, v) = explain_json(&s, trace);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        first(&v),
+        ("lib/python3.11/configparser.py".to_owned(), 11),
+        "{v:#}"
+    );
+}
+
+/// A Go helper that puts the message it is given into its named result (`err.Msg = msg` of
+/// `newRecordHeaderError(conn, msg string) (err RecordHeaderError)`): each call that passes a
+/// message is where the error is made, and a log line that wraps it finds that call
+/// (percona/pmm-client#28).
+#[test]
+fn a_go_helper_that_words_its_named_result_makes_each_call_a_record() {
+    let s = Scratch::new();
+    s.write(
+        "tls/conn.go",
+        "package tls\n\nimport \"net\"\n\ntype RecordHeaderError struct {\n\tMsg  string\n\tConn net.Conn\n}\n\nfunc (e RecordHeaderError) Error() string { return \"tls: \" + e.Msg }\n\nfunc (c *Conn) newRecordHeaderError(conn net.Conn, msg string) (err RecordHeaderError) {\n\terr.Msg = msg\n\terr.Conn = conn\n\treturn err\n}\n\nfunc (c *Conn) readRecord() error {\n\tif c.first {\n\t\treturn c.in.setErrorLocked(c.newRecordHeaderError(c.conn, \"first record does not look like a TLS handshake\"))\n\t}\n\treturn nil\n}\n",
+    );
+    s.ok(&["index", ".", "--repo", "acme/tls"]);
+    let line = "2017/02/28 16:33:47 http: TLS handshake error from 192.168.67.23:43970: tls: first record does not look like a TLS handshake";
+    let (code, v) = explain_json(&s, line);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(first(&v), ("tls/conn.go".to_owned(), 20), "{v:#}");
+    assert_eq!(v["matches"][0]["record"]["errorClass"], "RecordHeaderError");
+
+    // A helper that formats the format it is given into its own (text/template's `errorf`):
+    // each call's format is the message, inside the helper's words (hashicorp/consul-template#373).
+    s.write(
+        "parse/parse.go",
+        "package parse\n\nimport \"fmt\"\n\nfunc (t *Tree) errorf(format string, args ...any) {\n\tt.Root = nil\n\tformat = fmt.Sprintf(\"template: %s:%d: %s\", t.ParseName, t.line, format)\n\tpanic(fmt.Errorf(format, args...))\n}\n\nfunc (t *Tree) term() Node {\n\tif !t.hasFunction(t.val) {\n\t\tt.errorf(\"function %q not defined\", t.val)\n\t}\n\treturn nil\n}\n",
+    );
+    s.ok(&["index", ".", "--repo", "acme/tls"]);
+    let paste = "Consul Template returned errors:\ntemplate: template: redis.ctmpl:1: function \"node\" not defined";
+    let (code, v) = explain_json(&s, paste);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(first(&v), ("parse/parse.go".to_owned(), 13), "{v:#}");
+}
+
+/// A Rust constant of another module of the crate (`panic!("{}",
+/// crate::util::error::CONTEXT_MISSING_ERROR)`, `f.write_str(CONTEXT_MISSING_ERROR)` after
+/// `use crate::util::error::{…}`) is the message, and a panic that prints it finds its raises
+/// (naim94a/lumen#19).
+#[test]
+fn a_rust_constant_of_another_module_is_the_message() {
+    let s = Scratch::new();
+    s.write("tok/Cargo.toml", "[package]\nname = \"tok\"\n");
+    s.write(
+        "tok/src/util/error.rs",
+        "/// Error string explaining that the context hasn't been instantiated.\npub(crate) const CONTEXT_MISSING_ERROR: &str =\n    \"there is no reactor running, must be called from the context of a Tokio 1.x runtime\";\n",
+    );
+    s.write(
+        "tok/src/runtime/handle.rs",
+        "use crate::util::error::{CONTEXT_MISSING_ERROR, THREAD_LOCAL_DESTROYED_ERROR};\nuse std::fmt;\n\nimpl fmt::Display for TryCurrentError {\n    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {\n        match self.kind {\n            E::NoContext => f.write_str(CONTEXT_MISSING_ERROR),\n            E::ThreadLocalDestroyed => f.write_str(THREAD_LOCAL_DESTROYED_ERROR),\n        }\n    }\n}\n",
+    );
+    s.write(
+        "tok/src/runtime/time.rs",
+        "pub(crate) fn handle() {\n    if none() {\n        panic!(\"{}\", crate::util::error::CONTEXT_MISSING_ERROR)\n    }\n}\n",
+    );
+    s.ok(&["index", ".", "--repo", "acme/tok"]);
+    let records = s.records();
+    let at: Vec<(String, u64)> = records
+        .iter()
+        .filter(|r| r["errorMessage"] == "there is no reactor running, must be called from the context of a Tokio 1.x runtime")
+        .map(|r| (r["filePath"].as_str().unwrap().to_owned(), r["lineNumber"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(
+        at,
+        [
+            ("tok/src/runtime/handle.rs".to_owned(), 7),
+            ("tok/src/runtime/time.rs".to_owned(), 3)
+        ]
+    );
+    let paste = "thread 'main' panicked at 'there is no reactor running, must be called from the context of a Tokio 1.x runtime', lumen/src/main.rs:297:9";
+    let (code, v) = explain_json(&s, paste);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["matches"][0]["exact"], true, "{v:#}");
+}
+
+/// A Rust error type whose `Display` writes what a method's `match` returns (hyper's
+/// `f.write_str(self.description())`): each arm's text is a record of the type, at the arm's
+/// line after its `#[cfg(…)]` (hyperium/hyper#2136). A panic of the crate that ran, at
+/// `src\lib.rs:124`, is no frame of a dependency's `src/lib.rs`.
+#[test]
+fn a_rust_display_of_a_described_kind_words_each_arm() {
+    let s = Scratch::new();
+    s.write(
+        "hyper-1.12.0/src/error.rs",
+        "use std::fmt;\n\npub struct Error {\n    inner: Box<ErrorImpl>,\n}\n\nimpl Error {\n    fn description(&self) -> &str {\n        match self.inner.kind {\n            Kind::Parse(Parse::Method) => \"invalid HTTP method parsed\",\n            #[cfg(feature = \"http1\")]\n            Kind::IncompleteMessage => \"connection closed before message completed\",\n            Kind::Canceled => \"operation was canceled\",\n        }\n    }\n}\n\nimpl fmt::Display for Error {\n    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {\n        f.write_str(self.description())\n    }\n}\n",
+    );
+    s.write(
+        "httparse-1.10.1/src/lib.rs",
+        format!(
+            "{}pub fn parse() {{\n    panic!(\"invalid header value found here\");\n}}\n",
+            "\n".repeat(122)
+        ),
+    );
+    s.ok(&["index", ".", "--repo", "acme/deps"]);
+    let (code, v) = explain_json(
+        &s,
+        "hyper::Error(IncompleteMessage): connection closed before message completed.",
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        first(&v),
+        ("hyper-1.12.0/src/error.rs".to_owned(), 12),
+        "{v:#}"
+    );
+    assert_eq!(v["matches"][0]["approximate"], false, "{v:#}");
+    let panic = "thread '<unnamed>' panicked at 'called `Result::unwrap()` on an `Err` value: operation was canceled', src\\lib.rs:124:23";
+    let (code, v) = explain_json(&s, panic);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        first(&v),
+        ("hyper-1.12.0/src/error.rs".to_owned(), 13),
+        "{v:#}"
+    );
+}
+
+/// One text raised twice in a function, once through a helper of the file (`zerror("zip END
+/// header not found")`) and once by a `throw`: a trace whose innermost frame is the function,
+/// not the helper, was raised by the `throw` (F6JO/RouteVulScan#45).
+#[test]
+fn a_trace_without_the_helper_s_frame_names_the_direct_raise() {
+    let s = Scratch::new();
+    s.write(
+        "java/util/zip/ZipFile.java",
+        "package java.util.zip;\n\npublic class ZipFile {\n    static class Source {\n        private static void zerror(String msg) throws ZipException {\n            throw new ZipException(msg);\n        }\n\n        private End findEND() throws IOException {\n            if (readFullyAt(buf) != len) {\n                zerror(\"zip END header not found\");\n            }\n            for (int i = 0; i < n; i++) {\n                if (found(i)) {\n                    return end;\n                }\n            }\n            throw new ZipException(\"zip END header not found\");\n        }\n    }\n}\n",
+    );
+    s.ok(&["index", ".", "--repo", "acme/jdk"]);
+    let trace = "java.util.zip.ZipException: zip END header not found\n\tat java.base/java.util.zip.ZipFile$Source.findEND(ZipFile.java:1483)\n\tat java.base/java.util.zip.ZipFile$Source.initCEN(ZipFile.java:1491)\n";
+    let (code, v) = explain_json(&s, trace);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        first(&v),
+        ("java/util/zip/ZipFile.java".to_owned(), 18),
+        "{v:#}"
+    );
+    // With the helper's frame on top, the direct raise is not preferred.
+    let helper = trace.replace(
+        "\tat java.base/java.util.zip.ZipFile$Source.findEND",
+        "\tat java.base/java.util.zip.ZipFile$Source.zerror(ZipFile.java:1390)\n\tat java.base/java.util.zip.ZipFile$Source.findEND",
+    );
+    let (_, v) = explain_json(&s, &helper);
+    assert_ne!(
+        first(&v),
+        ("java/util/zip/ZipFile.java".to_owned(), 18),
+        "{v:#}"
+    );
+}
+
+/// What a function that formats the error it is given pushes onto its text (clap's
+/// `styled.push_str("the following required arguments were not provided:")`) is a text of
+/// that error (jdx/usage#1360).
+#[test]
+fn a_text_pushed_by_an_error_formatter_is_a_record() {
+    let s = Scratch::new();
+    s.write(
+        "clap/src/error/format.rs",
+        "fn write_dynamic_context(error: &crate::error::Error, styled: &mut StyledStr) -> bool {\n    match error.kind() {\n        ErrorKind::MissingRequiredArgument => {\n            styled.push_str(\"the following required arguments were not provided:\");\n            true\n        }\n        _ => false,\n    }\n}\n",
+    );
+    s.ok(&["index", ".", "--repo", "acme/clap"]);
+    let paste = "$ usage exec --help\nerror: the following required arguments were not provided:\n  <COMMAND>\n\nUsage: usage exec [-h] [--help] <ARGS>…\n";
+    let (code, v) = explain_json(&s, paste);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        first(&v),
+        ("clap/src/error/format.rs".to_owned(), 4),
+        "{v:#}"
+    );
+    assert_eq!(v["matches"][0]["approximate"], false, "{v:#}");
+}
+
 /// `npm ERR! code EOVERRIDE` comes before the message; an approximate answer compares every
 /// message of the paste, not only the first line (npm/cli#4767-like output, reworded since).
 #[test]

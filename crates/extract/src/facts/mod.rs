@@ -337,8 +337,14 @@ impl<'t, 's> FileFacts<'t, 's> {
         if matches!(self.lang, Lang::Python | Lang::Java) {
             facts.carried = carried(path[last], self.src);
         }
-        let js = matches!(self.lang, Lang::JavaScript | Lang::TypeScript);
-        if self.lang == Lang::Go || js && path[last].kind() == "new_expression" {
+        let made = match self.lang {
+            Lang::Go => true,
+            Lang::JavaScript | Lang::TypeScript => path[last].kind() == "new_expression",
+            // `exc = ConnectionResetError(…)`, `fut.set_exception(TimeoutError(…))`.
+            Lang::Python => path[last].kind() == "call",
+            _ => false,
+        };
+        if made {
             facts.handed_to = handed_to(path[last], self.src);
         }
         if self.lang == Lang::Go {
@@ -2250,13 +2256,18 @@ fn throws_in<'n>(node: Node<'n>, out: &mut Vec<Node<'n>>) {
 /// The call a Go error value is handed to as an argument (`p.error` of
 /// `p.error(syntax.Error{…})`), when it is not one that wraps or panics with it.
 fn handed_to(site: Node<'_>, src: &str) -> Option<String> {
-    if let Some(d) = site.parent().filter(|p| p.kind() == "variable_declarator") {
+    if let Some(d) = site
+        .parent()
+        .filter(|p| matches!(p.kind(), "variable_declarator" | "assignment"))
+    {
         return handed_by_name(d, src);
     }
     let args = site
         .parent()
         .filter(|p| matches!(p.kind(), "argument_list" | "arguments"))?;
-    let call = args.parent().filter(|p| p.kind() == "call_expression")?;
+    let call = args
+        .parent()
+        .filter(|p| matches!(p.kind(), "call_expression" | "call"))?;
     let callee = crate::text::text(call.child_by_field_name("function")?, src);
     // `append(errs, …)` collects it, to be returned or joined later.
     let wraps = callee == "panic"
@@ -2419,8 +2430,12 @@ fn go_use(node: Node<'_>, name: &str, src: &str) -> Option<GoUse> {
 /// declaration (`const er = new Error(…); er.code = …; cb(er)`): the first use of the local
 /// as an argument, unless a `throw` or `return` of it comes first. A rejected promise
 /// (`Promise.reject(er)`) is thrown where it is awaited, unless `.catch(cb)` hands it on.
-fn handed_by_name(declarator: Node<'_>, src: &str) -> Option<String> {
-    let name = crate::text::text(declarator.child_by_field_name("name")?, src);
+pub(crate) fn handed_by_name(declarator: Node<'_>, src: &str) -> Option<String> {
+    let name = declarator
+        .child_by_field_name("name")
+        .or_else(|| declarator.child_by_field_name("left"))
+        .filter(|n| n.kind() == "identifier")?;
+    let name = crate::text::text(name, src);
     let stmt = declarator.parent()?;
     let after = std::iter::successors(stmt.next_named_sibling(), |s| s.next_named_sibling());
     for s in after.take(8) {
@@ -2445,12 +2460,12 @@ enum Use<'t> {
 fn first_use<'t>(node: Node<'t>, name: &str, src: &str) -> Option<Use<'t>> {
     let is_name = |n: Node<'_>| n.kind() == "identifier" && crate::text::text(n, src) == name;
     match node.kind() {
-        "throw_statement" | "return_statement"
+        "throw_statement" | "return_statement" | "raise_statement"
             if named(node).first().is_some_and(|v| is_name(*v)) =>
         {
             return Some(Use::Raised)
         }
-        "call_expression" => {
+        "call_expression" | "call" => {
             let passed = node
                 .child_by_field_name("arguments")
                 .is_some_and(|a| named(a).into_iter().any(is_name));
@@ -2458,7 +2473,11 @@ fn first_use<'t>(node: Node<'t>, name: &str, src: &str) -> Option<Use<'t>> {
                 return Some(Use::Passed(node));
             }
         }
-        k if k.contains("function") || k == "class_declaration" => return None,
+        k if k.contains("function")
+            || matches!(k, "class_declaration" | "class_definition" | "lambda") =>
+        {
+            return None
+        }
         _ => {}
     }
     named(node)

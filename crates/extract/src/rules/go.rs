@@ -5,7 +5,7 @@ use errata_model::{ErrorType, Severity, Template};
 use tree_sitter::Node;
 
 use super::{
-    concatenation, first_named, http_status, is_logger, is_message_name, last_segment,
+    concatenation, enclosing, first_named, http_status, is_logger, is_message_name, last_segment,
     log_severity, named_children, returned_text, returns_of, top_level, Cx, Found, Rules, Splice,
     MIN_ERROR_TEXT,
 };
@@ -15,9 +15,17 @@ pub(crate) struct Go;
 
 const MAX_FOLLOW: u8 = 3;
 
+/// The node kinds of a Go function.
+const FUNCTIONS: &[&str] = &["function_declaration", "method_declaration", "func_literal"];
+
 impl Rules for Go {
     fn site_kinds(&self) -> &'static [&'static str] {
-        &["call_expression", "return_statement", "composite_literal"]
+        &[
+            "call_expression",
+            "return_statement",
+            "composite_literal",
+            "assignment_statement",
+        ]
     }
 
     fn scope_kinds(&self) -> &'static [&'static str] {
@@ -70,6 +78,7 @@ impl Rules for Go {
         match node.kind() {
             "return_statement" => return self.error_text(node, cx),
             "composite_literal" => return self.error_literal(node, cx),
+            "assignment_statement" => return self.result_message(node, cx),
             _ => {}
         }
         if node.kind() != "call_expression" {
@@ -162,10 +171,7 @@ impl Rules for Go {
     }
 
     fn is_function(&self, kind: &str) -> bool {
-        matches!(
-            kind,
-            "function_declaration" | "method_declaration" | "func_literal"
-        )
+        FUNCTIONS.contains(&kind)
     }
 
     fn is_constant(&self, stmt: Node<'_>, _cx: &Cx<'_>) -> bool {
@@ -331,6 +337,42 @@ impl Go {
         Some(Found::new(lit, message, ty).class(Some(class)))
     }
 
+    /// `err.Msg = msg` in a function whose named result is `err RecordHeaderError`: the
+    /// error it returns carries the message. A helper's parameter says nothing of its own;
+    /// each call that passes a message is a record (`c.newRecordHeaderError(c.conn, "first
+    /// record does not look like a TLS handshake")`, see `raisers`).
+    fn result_message<'t>(&self, stmt: Node<'t>, cx: &Cx<'_>) -> Option<Found<'t>> {
+        let [left] = named_children(stmt.child_by_field_name("left")?)[..] else {
+            return None;
+        };
+        let [value] = named_children(stmt.child_by_field_name("right")?)[..] else {
+            return None;
+        };
+        if left.kind() != "selector_expression" {
+            return None;
+        }
+        let object = cx.text(left.child_by_field_name("operand")?);
+        if !is_message_name(cx.text(left.child_by_field_name("field")?)) {
+            return None;
+        }
+        let function = enclosing(stmt, FUNCTIONS)?;
+        let results = function.child_by_field_name("result")?;
+        let class = named_children(results).into_iter().find_map(|p| {
+            let named = p.kind() == "parameter_declaration"
+                && p.child_by_field_name("name").map(|n| cx.text(n)) == Some(object);
+            let ty = cx
+                .text(p.child_by_field_name("type")?)
+                .trim_start_matches('*');
+            let ty = last_segment(ty);
+            (named && ty.ends_with("Error")).then(|| ty.to_owned())
+        })?;
+        let message = self.message(value, cx, 0)?;
+        if message.literal_alnum() < MIN_ERROR_TEXT {
+            return None;
+        }
+        Some(Found::new(stmt, message, ErrorType::ErrorReturn).class(Some(class)))
+    }
+
     /// `errors.New(msg)`, `fmt.Errorf(format, ...)` and their kin: the message and the nodes
     /// used.
     fn error_value<'t>(&self, call: Node<'t>, cx: &Cx<'_>) -> Option<(Template, Vec<Node<'t>>)> {
@@ -384,6 +426,20 @@ impl Go {
                 .get(i)
                 .filter(|v| v.kind() == "identifier" && !explicit)?;
             let value = self.local_value(*name, cx.text(*name), cx)?;
+            // A helper's parameter, read for a call (see `raisers`): the literal the call
+            // passes. `format = fmt.Sprintf("template: %s:%d: %s", …, format)` of text/template's
+            // `errorf(format string, args ...any)` is the call's format, formatted again after.
+            if value.parent().is_some_and(|p| p.kind() == "argument_list")
+                && matches!(directive, "%s" | "%v")
+            {
+                return match value.kind() {
+                    "interpreted_string_literal" => {
+                        Some(Template::literal(unescape(strip_quotes(cx.text(value)))))
+                    }
+                    "raw_string_literal" => Some(Template::literal(strip_quotes(cx.text(value)))),
+                    _ => None,
+                };
+            }
             // Only a constant: a variable's value may have changed since it was given.
             let spec = value
                 .parent()

@@ -119,6 +119,9 @@ pub(crate) struct Cx<'s> {
     /// Above zero while the message being read is a part of a longer text that no conditional
     /// of it can change alone (a log's arguments, joined): a conditional there is no message.
     parts: std::cell::Cell<u32>,
+    /// The file being read, on disk: where a constant of another module of its crate is
+    /// looked up (`crate::util::error::CONTEXT_MISSING_ERROR`).
+    pub(crate) path: Option<&'s std::path::Path>,
 }
 
 impl<'s> Cx<'s> {
@@ -129,6 +132,7 @@ impl<'s> Cx<'s> {
             call: None,
             alternatives: std::cell::RefCell::new(Vec::new()),
             parts: std::cell::Cell::new(0),
+            path: None,
         }
     }
 
@@ -216,7 +220,7 @@ const TRIGGER_REACH: usize = 8;
 /// inner, as a full walk would visit them.
 pub fn find_sites(lang: Lang, tree: &Tree, src: &str, include_tests: bool) -> Vec<Site> {
     let facts = crate::facts::FileFacts::new(lang, tree.root_node(), src);
-    find_sites_with(lang, tree, src, include_tests, facts)
+    find_sites_with(lang, tree, src, include_tests, facts, None)
 }
 
 /// [`find_sites`], with the file's fact analysis made by the caller.
@@ -226,11 +230,15 @@ pub(crate) fn find_sites_with<'t>(
     src: &str,
     include_tests: bool,
     facts: crate::facts::FileFacts<'t, '_>,
+    path: Option<&std::path::Path>,
 ) -> Vec<Site> {
     let rules = rules_of(lang);
     let wanted = kind_table(rules, &tree.language());
     let want = |n: Node<'_>| wanted.get(n.kind_id() as usize).copied().unwrap_or(0);
-    let cx = Cx::new(src, include_tests);
+    let cx = Cx {
+        path,
+        ..Cx::new(src, include_tests)
+    };
     let mut seen: HashSet<usize> = HashSet::new();
     let mut candidates: Vec<Node<'_>> = Vec::new();
     let mut path: Vec<Node<'_>> = Vec::new();
@@ -492,6 +500,10 @@ pub(crate) fn triggers(lang: Lang) -> (&'static [&'static str], &'static [&'stat
         // `super().__init__(msg)` in an exception class, and the text its `__str__` returns.
         "__init__",
         "__str__",
+        // An error made and handed on rather than raised: `callback(ValueError("…"))`,
+        // `fut.set_exception(exc)` (a call of a name ending so).
+        "error",
+        "exception",
     ];
     const JAVA: &[&str] = &["throw", "Exception", "Error", "super", "getMessage"];
     match lang {
@@ -513,6 +525,9 @@ pub(crate) fn triggers(lang: Lang) -> (&'static [&'static str], &'static [&'stat
                 // A package's own `base.Fatalf("go: …")`.
                 ".Fatal",
                 ".Exitf(",
+                // `err.Msg = msg` of a function whose named result is an error type.
+                ".Msg =",
+                ".msg =",
             ],
             LOGGERS,
         ),
@@ -539,6 +554,8 @@ pub(crate) fn triggers(lang: Lang) -> (&'static [&'static str], &'static [&'stat
                 "writeln",
                 // serde's `de::Error::custom(format_args!("…"))`.
                 "custom",
+                // `styled.push_str("…")` in a function that formats an error it is given.
+                "push_str",
             ],
             &[],
         ),
@@ -623,6 +640,7 @@ fn in_site_shape(lang: Lang, word: &str, src: &[u8], start: usize, end: usize) -
             name_then(b'!') || (before == Some(&b'[') && called())
         }
         (Lang::Rust, "Display for") => true,
+        (Lang::Rust, "push_str") => called(),
         // `E::custom(…)`.
         (Lang::Rust, "custom") => {
             called() && src[..start].ends_with(b"::") && whole_word(src, start, end)
@@ -637,6 +655,7 @@ fn in_site_shape(lang: Lang, word: &str, src: &[u8], start: usize, end: usize) -
         (Lang::Go, "Error() string" | "Error{") => true,
         // `.Fatalf(`, `.Fatal(`, `.Fatalln(`.
         (Lang::Go, ".Fatal") => name_then(b'('),
+        (Lang::Go, ".Msg =" | ".msg =") => true,
         _ => called(),
     }
 }

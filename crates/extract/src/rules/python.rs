@@ -183,6 +183,41 @@ impl Python {
         {
             return self.construction(call, call, cx);
         }
+        // An error made in a local that is handed on, not raised: `exc =
+        // ConnectionResetError('Connection lost')`, then `fut.set_exception(exc)`; or handed
+        // straight to a call. A local that is raised is reported at its `raise`.
+        if is_class_name(last) {
+            let parent = call.parent()?;
+            if parent.kind() == "assignment" && parent.child_by_field_name("right") == Some(call) {
+                crate::facts::handed_by_name(parent, cx.src)?;
+                return self.construction(call, call, cx);
+            }
+            // `raise Wrapper(Inner("…"))` is the raise's.
+            let in_raise = parent
+                .parent()
+                .and_then(|c| c.parent())
+                .is_some_and(|r| r.kind() == "raise_statement");
+            if parent.kind() == "argument_list" && !in_raise {
+                return self.construction(call, call, cx);
+            }
+        }
+        // `future.set_exception(bpe)` of a local made of a class that is not named as an error
+        // (`BrokenProcessPool`): the error is where the local is made.
+        if fname.ends_with("set_exception") {
+            let arg = first_named(arg_list).filter(|a| a.kind() == "identifier")?;
+            let made = self
+                .local_value(arg, cx.text(arg), cx)
+                .filter(|v| v.kind() == "call")?;
+            let class = made.child_by_field_name("function")?;
+            let assignment = made.parent().filter(|p| p.kind() == "assignment")?;
+            // A class named as an error is found where it is made (above).
+            let class = last_segment(cx.text(class));
+            if !class.starts_with(|c: char| c.is_ascii_uppercase()) || is_class_name(class) {
+                return None;
+            }
+            crate::facts::handed_by_name(assignment, cx.src)?;
+            return self.construction(made, made, cx);
+        }
         // An HTTP error built outside a raise: `return HTTPException(404, "...")`.
         if last == "abort" || last == "HTTPException" {
             let args = self.args(arg_list, cx);
@@ -558,9 +593,18 @@ fn class_only<'t>(
         Some(_) => return None,
         None => Vec::new(),
     };
-    if args.iter().any(|a| {
-        (a.kind() != "identifier" && a.kind() != "attribute") || is_message_name(cx.text(*a))
-    }) {
+    // A keyword says what its value is: `stderr=stderr` is no message, `msg=text` is.
+    let handed_on = |a: &Node<'t>| match a.kind() {
+        "keyword_argument" => a.child_by_field_name("name").is_some_and(|k| {
+            matches!(
+                cx.text(k),
+                "msg" | "message" | "detail" | "description" | "reason" | "text"
+            )
+        }),
+        "identifier" | "attribute" => is_message_name(cx.text(*a)),
+        _ => true,
+    };
+    if args.iter().any(handed_on) {
         // A builtin class prints what it is given: a message handed on is the callers' to
         // word (see `raisers`). A class of the project words its own (urllib's `HTTPError(url,
         // code, msg, hdrs, fp)` prints "HTTP Error 404: Not Found", by its `__str__` in
@@ -583,7 +627,9 @@ fn class_only<'t>(
     // A class of this file that words its own message (its `__init__` or `__str__`: configparser's
     // `DuplicateSectionError(section, source, lineno)` says "While reading from …") prints
     // neither the argument nor the tuple: the raise is told by its class alone.
-    let own_words = !args.is_empty() && words_its_message(node, last_segment(name), cx);
+    // A class given keywords has an `__init__` of its own to take them, which words it too.
+    let own_words = args.iter().any(|a| a.kind() == "keyword_argument")
+        || (!args.is_empty() && words_its_message(node, last_segment(name), cx));
     let message = match args.as_slice() {
         _ if own_words => Template::literal(last_segment(name)),
         [] => Template::literal(last_segment(name)),

@@ -416,6 +416,7 @@ impl<'t> Collector<'t, '_> {
                         call: Some(call),
                         alternatives: Default::default(),
                         parts: Default::default(),
+                        path: cx.path,
                     };
                     if let Some(found) = rules.site(node, &bound).filter(|_| top.used.get()) {
                         return Some(found);

@@ -5,14 +5,19 @@
 use errata_model::{ErrorType, Severity, Template};
 use tree_sitter::Node;
 
-use super::{last_segment, named_children, Cx, Found, Rules};
+use super::{enclosing, last_segment, named_children, top_level, Cx, Found, Rules};
 use crate::text::{brace_template, strip_quotes, unescape};
 
 pub(crate) struct Rust;
 
 impl Rules for Rust {
     fn site_kinds(&self) -> &'static [&'static str] {
-        &["macro_invocation", "call_expression", "attribute_item"]
+        &[
+            "macro_invocation",
+            "call_expression",
+            "attribute_item",
+            "match_arm",
+        ]
     }
 
     fn scope_kinds(&self) -> &'static [&'static str] {
@@ -30,6 +35,10 @@ impl Rules for Rust {
         if node.kind() == "impl_item" && display_of_error(node, cx).is_some() {
             if let Some(body) = node.child_by_field_name("body") {
                 writes_in(body, &mut out);
+                // `f.write_str(self.description())`: the arms of the method's `match`.
+                for method in described_by(body, cx) {
+                    out.extend(text_arms(node, method, cx));
+                }
             }
         }
         out
@@ -40,6 +49,7 @@ impl Rules for Rust {
             "macro_invocation" => self.macro_site(node, cx),
             "call_expression" => self.call_site(node, cx),
             "attribute_item" => self.thiserror(node, cx),
+            "match_arm" => self.described_arm(node, cx),
             _ => None,
         }
     }
@@ -112,6 +122,48 @@ impl Rules for Rust {
 }
 
 impl Rust {
+    /// An arm of the `match` of a method that words the errors of a type whose `Display`
+    /// writes it (hyper's `fn description(&self) -> &str { match self.inner.kind {
+    /// Kind::IncompleteMessage => "connection closed before message completed", … } }`, and
+    /// `f.write_str(self.description())`): the text those errors print.
+    fn described_arm<'t>(&self, arm: Node<'t>, cx: &Cx<'_>) -> Option<Found<'t>> {
+        let value = arm.child_by_field_name("value")?;
+        let value = match value.kind() {
+            "block" => {
+                let [one] = named_children(value)[..] else {
+                    return None;
+                };
+                one
+            }
+            _ => value,
+        };
+        if !matches!(value.kind(), "string_literal" | "raw_string_literal") {
+            return None;
+        }
+        let method = enclosing(arm, &["function_item", "closure_expression"])
+            .filter(|f| f.kind() == "function_item" && returns_str(*f, cx))?;
+        let name = cx.text(method.child_by_field_name("name")?);
+        let ty = top_level(method).into_iter().find_map(|item| {
+            let ty = display_of_error(item, cx)?;
+            let body = item.child_by_field_name("body")?;
+            described_by(body, cx).contains(&name).then_some(ty)
+        })?;
+        let message = Template::literal(literal(value, cx));
+        if message.literal_alnum() < MIN_DISPLAY_TEXT {
+            return None;
+        }
+        let variant = arm
+            .child_by_field_name("pattern")
+            .and_then(|p| variant_of(cx.text(p), &ty));
+        let class = variant.map_or_else(|| ty.clone(), |v| format!("{ty}::{v}"));
+        // An arm's `#[cfg(…)]` comes first; the text is at its value's line.
+        Some(
+            Found::new(value, message, ErrorType::ErrorReturn)
+                .class(Some(class))
+                .line_at(value),
+        )
+    }
+
     /// `write!(f, "…")`, `writeln!` or `f.write_str("…")` in the `fmt` of an error type's
     /// `Display`: the text its errors print. The class is the type, or `Type::Variant` in a
     /// `match` arm on one of its variants.
@@ -177,6 +229,21 @@ impl Rust {
             // Logging macros take fields and a target before the message.
             None => args.iter().find_map(|a| format_string(a, cx))?,
         };
+        // `panic!("{}", crate::util::error::CONTEXT_MISSING_ERROR)`: the constant's text.
+        let value = index.and_then(|i| args.get(i + 1));
+        if let (Some(value), "{}") = (value, message.message().as_str()) {
+            // A macro's argument is tokens: `crate`, `::`, `util`, … .
+            let text = match value.as_slice() {
+                [one] => self.message(*one, cx),
+                tokens => {
+                    let path: String = tokens.iter().map(|t| cx.text(*t)).collect();
+                    path_constant(cx, &path).map(Template::literal)
+                }
+            };
+            if let Some(text) = text.filter(|t| !t.has_placeholders()) {
+                message = text;
+            }
+        }
         // What the panic prints: these macros put their own words before the message.
         let unreachable = format!("{}: ", errata_model::RUST_UNREACHABLE);
         let prefix = match name {
@@ -205,7 +272,9 @@ impl Rust {
             "field_expression" => {
                 let field = func.child_by_field_name("field")?;
                 let method = cx.text(field);
-                if matches!(method, "write_str" | "pad") && args.len() == 1 {
+                // clap's `styled.push_str("the following required arguments were not
+                // provided:")` in a function that formats the error it is given.
+                if matches!(method, "write_str" | "pad" | "push_str") && args.len() == 1 {
                     let message = self.message(args[0], cx)?;
                     return self.display_text(call, message, cx);
                 }
@@ -302,10 +371,22 @@ impl Rust {
         match node.kind() {
             "string_literal" | "raw_string_literal" => Some(Template::literal(literal(node, cx))),
             "reference_expression" => self.message(node.child_by_field_name("value")?, cx),
-            "identifier" => self.message(self.local_value(node, cx.text(node), cx)?, cx),
+            "identifier" => match self.local_value(node, cx.text(node), cx) {
+                Some(value) => self.message(value, cx),
+                // `use crate::util::error::CONTEXT_MISSING_ERROR;`: a constant of another
+                // module of the crate.
+                None => {
+                    let name = cx.text(node);
+                    let module = imported_from(cx.src, name)?;
+                    crate_constant(cx, &module, name).map(Template::literal)
+                }
+            },
             // `Self::MESSAGE`: an associated constant of a type of this file.
             "scoped_identifier" => {
                 let path = cx.text(node.child_by_field_name("path")?);
+                if path.starts_with("crate::") {
+                    return path_constant(cx, cx.text(node)).map(Template::literal);
+                }
                 if path != "Self" && !path.starts_with(char::is_uppercase) {
                     return None;
                 }
@@ -429,6 +510,177 @@ fn writes_in<'t>(node: Node<'t>, out: &mut Vec<Node<'t>>) {
         }
     }
 }
+
+/// The module a `use crate::…` declaration of the file brings `name` in from: `["util",
+/// "error"]` of `use crate::util::error::{CONTEXT_MISSING_ERROR, THREAD_LOCAL_DESTROYED_ERROR};`.
+fn imported_from<'s>(src: &'s str, name: &str) -> Option<Vec<&'s str>> {
+    let mut rest = src;
+    while let Some(at) = rest.find("use crate::") {
+        let decl = &rest[at + "use crate::".len()..];
+        let end = decl.find(';')?;
+        let decl = &decl[..end];
+        rest = &rest[at + end..];
+        let (module, names) = match decl.split_once("::{") {
+            Some((module, names)) => (module, names.trim_end_matches('}')),
+            None => match decl.rsplit_once("::") {
+                Some((module, last)) => (module, last),
+                None => continue,
+            },
+        };
+        if names.contains('{') || module.contains(char::is_whitespace) {
+            continue;
+        }
+        if names.split(',').any(|n| n.trim() == name) {
+            return Some(module.split("::").collect());
+        }
+    }
+    None
+}
+
+/// The text of the constant a path of the crate names: `crate::util::error::X`.
+fn path_constant(cx: &Cx<'_>, path: &str) -> Option<String> {
+    let (module, name) = path.strip_prefix("crate::")?.rsplit_once("::")?;
+    let module: Vec<&str> = module.split("::").collect();
+    crate_constant(cx, &module, name)
+}
+
+/// The most a module's file is read for a constant.
+const MAX_MODULE_BYTES: u64 = 1 << 20;
+
+/// The text of the string constant `name` of a module of the crate of the file being read
+/// (`crate::util::error` is `src/util/error.rs` or `src/util/error/mod.rs`, beside the crate's
+/// `Cargo.toml`): `pub(crate) const CONTEXT_MISSING_ERROR: &str = "there is no reactor
+/// running, …";`.
+fn crate_constant(cx: &Cx<'_>, module: &[&str], name: &str) -> Option<String> {
+    let file = cx.path?;
+    let root = file
+        .ancestors()
+        .skip(1)
+        .find(|d| d.join("Cargo.toml").is_file())?
+        .join("src");
+    let mut path = root;
+    for m in module {
+        if m.is_empty() || !m.chars().all(|c| c.is_alphanumeric() || c == '_') {
+            return None;
+        }
+        path.push(m);
+    }
+    let text = [path.with_extension("rs"), path.join("mod.rs")]
+        .iter()
+        .find_map(|p| crate::walk::read_capped(p, MAX_MODULE_BYTES).ok().flatten())?;
+    let text = String::from_utf8(text).ok()?;
+    const_text(&text, name)
+}
+
+/// The text of `const NAME: &str = "…";` in a file's source, found by reading it as text.
+fn const_text(src: &str, name: &str) -> Option<String> {
+    let needle = format!("const {name}");
+    let mut from = 0;
+    while let Some(at) = src[from..].find(&needle) {
+        let after = &src[from + at + needle.len()..];
+        from += at + needle.len();
+        let after = after.trim_start();
+        let Some(ty) = after.strip_prefix(':') else {
+            continue;
+        };
+        let (ty, value) = ty.split_once('=')?;
+        if ty
+            .trim()
+            .trim_start_matches('&')
+            .trim_start_matches("'static")
+            .trim()
+            != "str"
+        {
+            return None;
+        }
+        let body = value.trim_start().strip_prefix('"')?;
+        let mut end = None;
+        let mut escaped = false;
+        for (i, c) in body.char_indices() {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => {
+                    end = Some(i);
+                    break;
+                }
+                _ => {}
+            }
+        }
+        let body = &body[..end?];
+        return body_after(body, value).then(|| unescape(body));
+    }
+    None
+}
+
+/// Whether the string literal `body` is the whole value: a `;` follows its closing quote.
+fn body_after(body: &str, value: &str) -> bool {
+    let start = value.find('"').map_or(0, |q| q + 1);
+    value[start + body.len() + 1..]
+        .trim_start()
+        .starts_with(';')
+}
+
+/// The methods of `self` whose text a `Display` impl's body writes: `description` of
+/// `f.write_str(self.description())` or `write!(f, "{}", self.as_str())`.
+fn described_by<'s>(body: Node<'_>, cx: &Cx<'s>) -> Vec<&'s str> {
+    let text = cx.text(body);
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("self.") {
+        let after = &rest[at + "self.".len()..];
+        let end = after
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(after.len());
+        if after[end..].starts_with("()") && end > 0 {
+            let name = &after[..end];
+            let before = rest[..at].trim_end();
+            if (before.ends_with("write_str(") || before.ends_with(',')) && !out.contains(&name) {
+                out.push(name);
+            }
+        }
+        rest = &after[end..];
+    }
+    out
+}
+
+/// The arms of the `match` that the method `name` of the file holding `item` returns, whose
+/// value is a string literal: each is a text of the errors a `Display` writes with it.
+fn text_arms<'t>(item: Node<'t>, name: &str, cx: &Cx<'_>) -> Vec<Node<'t>> {
+    let mut out = Vec::new();
+    for i in top_level(item)
+        .into_iter()
+        .filter(|i| i.kind() == "impl_item")
+    {
+        let Some(body) = i.child_by_field_name("body") else {
+            continue;
+        };
+        for f in named_children(body) {
+            if f.kind() != "function_item"
+                || f.child_by_field_name("name").map(|n| cx.text(n)) != Some(name)
+                || !returns_str(f, cx)
+            {
+                continue;
+            }
+            crate::facts::preorder(f, |n| {
+                if n.kind() == "match_arm" && out.len() < MAX_TEXT_ARMS {
+                    out.push(n);
+                }
+                !matches!(n.kind(), "closure_expression")
+            });
+        }
+    }
+    out
+}
+
+/// Whether a function returns text: `-> &str`, `-> &'static str`.
+fn returns_str(f: Node<'_>, cx: &Cx<'_>) -> bool {
+    f.child_by_field_name("return_type")
+        .is_some_and(|t| cx.text(t).ends_with("str"))
+}
+
+/// The most arms of a described method read as texts.
+const MAX_TEXT_ARMS: usize = 256;
 
 /// The text of a string literal with its escapes resolved (raw strings as written).
 fn literal(node: Node<'_>, cx: &Cx<'_>) -> String {
