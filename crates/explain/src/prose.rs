@@ -1220,10 +1220,33 @@ fn places(refs: &[crate::Reference]) -> String {
 
 /// The innermost `catch` or `except` clause the site is in, and its line.
 pub(crate) fn handler_of<'a>(site: &Site<'a>) -> Option<(&'a str, u32)> {
-    site.facts.context.iter().rev().find_map(|c| match c {
-        Context::Handler { clause, line } => Some((clause.as_str(), *line)),
-        _ => None,
-    })
+    handlers_of(site).pop()
+}
+
+/// Every `catch` or `except` clause the site is in, outermost first, each with its line: a
+/// throw in a handler nested in another handler runs only when both `try`s failed.
+fn handlers_of<'a>(site: &Site<'a>) -> Vec<(&'a str, u32)> {
+    site.facts
+        .context
+        .iter()
+        .filter_map(|c| match c {
+            Context::Handler { clause, line } => Some((clause.as_str(), *line)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// "the code of the `try` before `catch (A e)` (line 3) fails, and then the code of the `try`
+/// before `catch (B e)` (line 7) fails": what the handlers around the site need.
+fn tries_failed(site: &Site<'_>) -> Option<String> {
+    let handlers = handlers_of(site);
+    let each: Vec<String> = handlers
+        .iter()
+        .map(|(clause, line)| {
+            format!("the code of the `try` before `{clause}` (line {line}) fails")
+        })
+        .collect();
+    (!each.is_empty()).then(|| each.join(", and then "))
 }
 
 /// " `f()` is a generator: …", when the site's function is one, and the `if`s of its module
@@ -1519,9 +1542,9 @@ pub(crate) fn trigger_scenarios(site: &Site<'_>) -> String {
         },
     };
     let guards = guard_exprs(site);
-    if let Some((clause, line)) = handler_of(site) {
+    if let Some(failed) = tries_failed(site) {
         out.push_str(&format!(
-            " {} it when the code of the `try` before `{clause}` (line {line}) fails{}.",
+            " {} it when {failed}{}.",
             verb(site).present,
             if guards.is_empty() {
                 String::new()
@@ -1637,6 +1660,9 @@ pub(crate) fn trigger_scenarios(site: &Site<'_>) -> String {
     out
 }
 
+/// How many conditions `commonSituations` names.
+const MAX_CASES: usize = 4;
+
 pub(crate) fn common_situations(site: &Site<'_>) -> String {
     if let Some((class, _)) = own_text(site) {
         let values = if code::has_placeholder(site.message) {
@@ -1657,8 +1683,15 @@ pub(crate) fn common_situations(site: &Site<'_>) -> String {
     // a fact of this site, which it is often not (an `IOException` thrown for a malformed
     // identifier, "access" in the name of a command).
     let mut out = String::new();
-    let mut cases: Vec<String> = Vec::new();
-    for c in site.facts.guards().flat_map(|c| c.conjuncts.iter()).take(4) {
+    let mut cases: Vec<String> = tries_failed(site).into_iter().collect();
+    let conjuncts: Vec<&String> = site
+        .facts
+        .guards()
+        .flat_map(|c| c.conjuncts.iter())
+        .collect();
+    // Four are said; with more, those said are needed but not enough.
+    let more = conjuncts.len() > MAX_CASES;
+    for c in conjuncts.into_iter().take(MAX_CASES) {
         cases.push(match subject(site, c) {
             Subject::BoolParam(p, v) => format!(
                 "`{}` is passed as {}",
@@ -1685,6 +1718,11 @@ pub(crate) fn common_situations(site: &Site<'_>) -> String {
     if !cases.is_empty() && site.facts.unwrapped.is_some() {
         out.push_str(&format!(
             "It can happen only when {}, and the value it unwraps fails there.",
+            and_list(&cases)
+        ));
+    } else if more {
+        out.push_str(&format!(
+            "It can happen only when {}, among other conditions.",
             and_list(&cases)
         ));
     } else if !cases.is_empty() {

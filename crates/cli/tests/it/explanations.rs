@@ -2938,6 +2938,32 @@ fn an_assertion_the_code_makes_of_itself_is_no_bad_input() {
     assert_eq!(field(r, "backgroundTag"), "invalid-input");
 }
 
+/// A throw in a `catch` block runs only when the `try` failed, and one in a handler nested in
+/// another only when both did; with more conditions than are named, those named are needed but
+/// not enough.
+#[test]
+fn a_throw_in_a_handler_needs_its_try_to_fail() {
+    let s = Scratch::new();
+    s.write(
+        "lib/src/main/java/acme/Loader.java",
+        "package acme;\n\npublic class Loader {\n    public Object load(Class<?> c, boolean api) {\n        if (api) {\n            try {\n                return c.getConstructor().newInstance();\n            } catch (ReflectiveOperationException exc) {\n                try {\n                    return Class.forName(c.getName() + \"Impl\");\n                } catch (ClassNotFoundException again) {\n                    throw new IllegalStateException(\"cannot make the loader's class\", exc);\n                }\n            }\n        }\n        return null;\n    }\n\n    public void check(int a, int b, int c, int d, int e) {\n        if (a > 0 && b > 0 && c > 0 && d > 0 && e > 0) {\n            throw new IllegalArgumentException(\"all of the counts are positive\");\n        }\n    }\n}\n",
+    );
+    s.ok(&["index", "lib", "--repo", "acme/lib"]);
+    let records = s.records();
+    let r = record(&records, "cannot make the loader's class");
+    let common = field(r, "commonSituations");
+    assert!(
+        common.contains("the code of the `try` before `catch (ReflectiveOperationException exc)` (line 8) fails, and then the code of the `try` before `catch (ClassNotFoundException again)` (line 11) fails"),
+        "{common}"
+    );
+    let when = field(r, "triggerScenarios");
+    assert!(when.contains("(line 8) fails, and then"), "{when}");
+    let r = record(&records, "all of the counts are positive");
+    let common = field(r, "commonSituations");
+    assert!(common.starts_with("It can happen only when"), "{common}");
+    assert!(common.ends_with("among other conditions."), "{common}");
+}
+
 /// The guards around an `.expect()` lead to it; what fails is the value it unwraps, and a
 /// serde format's function returns a `Result`. A loop's head is its code without the comment
 /// under it; `assert False` is no condition.
