@@ -10,7 +10,7 @@ use crate::prefilter::Prefilter;
 use crate::signature::Signature;
 use crate::similar;
 use crate::template::{self, Refused, Shape};
-use crate::trace::{function_name, same_dir, same_file, Frame};
+use crate::trace::{function_name, function_owner, same_dir, same_file, Frame};
 
 /// Text beyond this many bytes of a line is not matched: no error message is that long, and
 /// the bound keeps a 10 MB line from costing more than a normal one.
@@ -557,6 +557,7 @@ impl Matcher {
                         at.iter()
                             .copied()
                             .filter(in_file)
+                            .filter(|&e| in_function(function, &self.entries[e as usize]))
                             .filter(|&e| {
                                 self.entries[e as usize]
                                     .error_class
@@ -1022,10 +1023,10 @@ fn frame_evidence(entry: &MatchEntry, frames: &[Frame]) -> u32 {
         .filter_map(|(i, f)| {
             // The frame is in the record's function: where it raises, in whatever release
             // the trace comes from.
-            let same_function = match (&f.function, &entry.function) {
-                (Some(frame), Some(record)) => function_name(frame) == record,
-                _ => false,
-            };
+            let same_function = f
+                .function
+                .as_deref()
+                .is_some_and(|frame| in_function(frame, entry));
             if !same_file(&f.file, &entry.file_path) {
                 // A file of another release renamed in the same package (Go's
                 // `runtime/hashmap_fast.go`, now `runtime/map_faststr.go`): its function
@@ -1043,6 +1044,20 @@ fn frame_evidence(entry: &MatchEntry, frames: &[Frame]) -> u32 {
         })
         .max()
         .unwrap_or(0)
+}
+
+/// Whether a frame's function is the one `entry` raises in: the same name, and for Java and
+/// Go, whose frames name the class or receiver type that declares the method, the same one
+/// (`ArrayList$Itr.checkForComodification` is not `ArrayList.checkForComodification`).
+fn in_function(frame: &str, entry: &MatchEntry) -> bool {
+    if entry.function.as_deref() != Some(function_name(frame)) {
+        return false;
+    }
+    let declared = entry.file_path.ends_with(".java") || entry.file_path.ends_with(".go");
+    match (function_owner(frame), &entry.owner) {
+        (Some(frame), Some(record)) if declared => frame == record,
+        _ => true,
+    }
 }
 
 /// Whether a class named in front of a message says which error it is: not one that a runtime
@@ -1452,6 +1467,35 @@ mod tests {
             "http_error_default"
         );
         assert_eq!(function_name("main.run(0xc000012345, 0x1)"), "run");
+    }
+
+    #[test]
+    fn a_java_frame_s_class_tells_apart_methods_of_one_name() {
+        let cme = |id: &str, line: u32, owner: &str| MatchEntry {
+            function: Some("checkForComodification".into()),
+            owner: Some(owner.into()),
+            ..entry(
+                id,
+                "ConcurrentModificationException",
+                "ConcurrentModificationException",
+                "java.base/java/util/ArrayList.java",
+                line,
+            )
+        };
+        let m = matcher(vec![cme("list", 573, "ArrayList"), cme("itr", 1013, "Itr")]);
+        // JDK 8's lines: neither is at one of JDK 17's; the frame's class is the iterator.
+        let trace = "Exception in thread \"main\" java.util.ConcurrentModificationException\n\tat java.util.ArrayList$Itr.checkForComodification(ArrayList.java:901)\n\tat java.util.ArrayList$Itr.next(ArrayList.java:851)\n\tat demo.Main.main(Main.java:16)";
+        assert_eq!(explained(&m, trace)[0].0, "itr");
+        assert_eq!(
+            function_owner("java.util.ArrayList$SubList$1.next"),
+            Some("SubList")
+        );
+        assert_eq!(
+            function_owner("encoding/json.(*decodeState).object"),
+            Some("decodeState")
+        );
+        assert_eq!(function_owner("tokio::runtime::context::enter"), None);
+        assert_eq!(function_owner("main"), None);
     }
 
     #[test]

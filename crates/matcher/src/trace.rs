@@ -547,6 +547,27 @@ pub fn function_name(frame: &str) -> &str {
     f.rsplit(['.', '/', ' ']).next().unwrap_or(f)
 }
 
+/// The class or type a Java or Go frame's function is a method of, as the frame names it:
+/// `Itr` of `java.util.ArrayList$Itr.next`, `SubList` of `java.util.ArrayList$SubList$1.next`
+/// (an anonymous class in it), `decodeState` of `encoding/json.(*decodeState).object`. None
+/// where the frame has none, or names it by a path whose segments may be modules (Rust's).
+pub fn function_owner(frame: &str) -> Option<&str> {
+    let f = without_arguments(frame.trim());
+    if f.contains("::") {
+        return None;
+    }
+    if let Some(open) = f.rfind(".(") {
+        let rest = &f[open + 2..];
+        return Some(rest[..rest.find(')')?].trim_start_matches('*'));
+    }
+    let (owner, _) = f.rsplit_once('.')?;
+    let owner = owner.rsplit(['.', '/', ' ']).next()?;
+    owner
+        .split('$')
+        .rev()
+        .find(|s| !s.is_empty() && !s.starts_with(|c: char| c.is_ascii_digit()))
+}
+
 /// A source line IPython shows under a frame: `--> 613     raise X(…)`, `    612 def f():`,
 /// or with links, `--> [613](file:///…) raise X(…)`.
 fn is_ipython_source(line: &str) -> bool {

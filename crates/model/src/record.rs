@@ -323,6 +323,8 @@ pub struct MatchEntry {
     /// The function the record raises in (`raw_decode`, `nextNode`): a stack frame of another
     /// release, whose lines have moved, still names it.
     pub function: Option<String>,
+    /// The class or type `function` is a method of (`Itr`, `decodeState`).
+    pub owner: Option<String>,
 }
 
 /// What a reference found in a source file is.

@@ -194,6 +194,15 @@ DROP INDEX records_for_matcher;
 CREATE INDEX records_for_matcher ON records (repo, file_path, line_number, id,
     slug, message, pattern, error_class, error_code, function);
 "#,
+    // The class or type whose method the record raises in: a Java or Go frame names it
+    // (`ArrayList$Itr.checkForComodification`), and tells apart methods of one name.
+    r#"
+ALTER TABLE records ADD COLUMN owner TEXT;
+UPDATE records SET owner = json_extract(facts, '$.function.owner') WHERE json_valid(facts);
+DROP INDEX records_for_matcher;
+CREATE INDEX records_for_matcher ON records (repo, file_path, line_number, id,
+    slug, message, pattern, error_class, error_code, function, owner);
+"#,
 ];
 
 /// The anchor word of a `messagePattern` ([`errata_model::PatternParts::anchor`]).
@@ -276,7 +285,7 @@ const RANKED_MESSAGES: i64 = 1500;
 
 /// The columns a [`MatchEntry`] is read from, in its order (then the repo, for ordering).
 const MATCH_COLUMNS: &str =
-    "id, slug, file_path, line_number, message, pattern, error_class, error_code, repo, function";
+    "id, slug, file_path, line_number, message, pattern, error_class, error_code, repo, function, owner";
 
 impl Stats {
     /// The counts as JSON: `{"files", "records", "repos": {name: n}, "byLang", "byType"}`.
@@ -913,6 +922,7 @@ impl Store {
                 error_class: r.get(6)?,
                 error_code: r.get(7)?,
                 function: r.get(9)?,
+                owner: r.get(10)?,
             })
         })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
@@ -1116,9 +1126,10 @@ fn replace_file_records(
         }
     }
     let mut insert = tx.prepare_cached(
-        "INSERT OR REPLACE INTO records (id, repo, file_path, lang, slug, error_type, message, line_number, content_hash, analyzed_sha, json, pattern, error_class, error_code, anchor, facts, sources, function)
+        "INSERT OR REPLACE INTO records (id, repo, file_path, lang, slug, error_type, message, line_number, content_hash, analyzed_sha, json, pattern, error_class, error_code, anchor, facts, sources, function, owner)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-                 CASE WHEN json_valid(?16) THEN json_extract(?16, '$.function.name') END)",
+                 CASE WHEN json_valid(?16) THEN json_extract(?16, '$.function.name') END,
+                 CASE WHEN json_valid(?16) THEN json_extract(?16, '$.function.owner') END)",
     )?;
     for (i, r) in records.iter().enumerate() {
         let hash = content_hash(r);
