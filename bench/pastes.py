@@ -19,11 +19,11 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
 def sites(case):
-    lines = {case["line"], case.get("message_line", case["line"])}
-    lo, hi = min(lines), max(lines)
-    yield case["file"], range(lo, hi + 1)
-    for a in case.get("also", []):
-        yield a["file"], range(a["line"], a.get("message_line", a["line"]) + 1)
+    """Each accepted file with the lines from its raise to its message's line, either way
+    round (a helper's raise comes after the call that gives it the message)."""
+    for s in [case] + case.get("also", []):
+        lines = {s["line"], s.get("message_line", s["line"])}
+        yield s["file"], range(min(lines), max(lines) + 1)
 
 
 def is_site(case, record):
