@@ -31,6 +31,9 @@ pub struct Match {
     pub approximate: bool,
     /// Found by a frame of the trace at the record's line, not by the message.
     pub by_frame: bool,
+    /// Found by the code the text states (`npm ERR! code E404`), which is the record's.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub by_code: bool,
     pub captures: Vec<Capture>,
     /// The record as stored: passed through without being decoded and encoded again.
     pub record: Box<RawValue>,
@@ -44,6 +47,7 @@ impl Match {
             exact: false,
             approximate: false,
             by_frame: true,
+            by_code: false,
             captures: Vec::new(),
             record,
         }
@@ -126,7 +130,180 @@ fn by_the_trace(
     limit: usize,
 ) -> errata_store::Result<Answer> {
     let a = direct_raise_first(quoted_frame(store, a, segments)?, segments);
-    quoted_first(quoted_raise(store, a, text, segments)?, text, limit)
+    let a = by_code(store, quoted_raise(store, a, text, segments)?, text)?;
+    quoted_first(a, text, limit)
+}
+
+/// How many records a stated code is read against.
+const CODE_RECORDS: usize = 256;
+
+/// How many records a stated code may name, when no line of the text is their message, to
+/// name them.
+const MAX_CODE_ONLY: usize = 2;
+
+/// The most a record's pattern may compile to, when a code calls on it: a pattern of an
+/// imported dataset is not trusted.
+const CODE_PATTERN_LIMIT: usize = 1 << 20;
+
+/// A code the text states on a line of its own is evidence no message is: npm's `npm ERR!
+/// code E404` above `404 Not Found - GET …`, a message made of values alone (`${res.status}
+/// ${res.statusText} - …`) that no template search can tell from any other line. A record
+/// whose code is that code, or made with a value that it fits (`E${res.status}`), and whose
+/// pattern is a line of the text, comes first; one whose pattern is no line of it is named
+/// when few records have the code and no message matched.
+fn by_code(store: &Store, mut a: Answer, text: &str) -> errata_store::Result<Answer> {
+    let codes = stated_codes(text);
+    if codes.is_empty() {
+        return Ok(a);
+    }
+    let has_code =
+        |m: &Match| code_of(m.record.get()).is_some_and(|c| codes.iter().any(|s| code_fits(&c, s)));
+    if a.matches
+        .first()
+        .is_some_and(|m| !m.approximate && has_code(m))
+    {
+        return Ok(a);
+    }
+    let lines: Vec<&str> = text.lines().map(message_of_log_line).collect();
+    let mut found: Vec<(bool, Match)> = Vec::new();
+    for (json, pattern, code) in store.records_of_codes(&codes, CODE_RECORDS)? {
+        if !codes.iter().any(|c| code_fits(&code, c)) {
+            continue;
+        }
+        let on_line = regex::RegexBuilder::new(&format!("^(?:{pattern})$"))
+            .size_limit(CODE_PATTERN_LIMIT)
+            .build()
+            .is_ok_and(|re| lines.iter().any(|l| re.is_match(l)));
+        let Ok(record) = RawValue::from_string(json) else {
+            continue;
+        };
+        found.push((
+            on_line,
+            Match {
+                score: if on_line { 0.75 } else { 0.5 },
+                exact: false,
+                approximate: false,
+                by_frame: false,
+                by_code: true,
+                captures: Vec::new(),
+                record,
+            },
+        ));
+    }
+    if found.iter().any(|(on_line, _)| *on_line) {
+        found.retain(|(on_line, _)| *on_line);
+    } else if found.len() > MAX_CODE_ONLY || a.matched() {
+        return Ok(a);
+    }
+    if found.is_empty() {
+        return Ok(a);
+    }
+    let ids: Vec<String> = found
+        .iter()
+        .filter_map(|(_, m)| head(m.record.get()).map(|h| h.id))
+        .collect();
+    a.matches
+        .retain(|m| !m.approximate && head(m.record.get()).is_none_or(|h| !ids.contains(&h.id)));
+    a.matches.splice(0..0, found.into_iter().map(|(_, m)| m));
+    Ok(a)
+}
+
+/// The codes a text states on lines of their own: `npm ERR! code E404` (`npm error code
+/// E404` since npm 10), and a Node error's `code: 'ENOENT'` or `"code": "ENOENT"`.
+fn stated_codes(text: &str) -> Vec<&str> {
+    let mut out: Vec<&str> = text
+        .lines()
+        .filter_map(|l| {
+            let l = message_of_log_line(l);
+            let code = match l.strip_prefix("code ") {
+                Some(rest) => rest.trim(),
+                None => {
+                    let rest = l
+                        .strip_prefix("code:")
+                        .or_else(|| l.strip_prefix("\"code\":"))?
+                        .trim()
+                        .trim_end_matches(',');
+                    rest.strip_prefix(['\'', '"'])?.strip_suffix(['\'', '"'])?
+                }
+            };
+            let is_code = code.len() >= 2
+                && code.len() <= 64
+                && code.starts_with(|c: char| c.is_ascii_uppercase())
+                && code
+                    .chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+            is_code.then_some(code)
+        })
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// A line of npm's log without its prefix (`npm ERR! `, `npm error `), trimmed.
+fn message_of_log_line(line: &str) -> &str {
+    let l = line.trim();
+    ["npm ERR!", "npm error", "npm WARN", "npm warn"]
+        .iter()
+        .find_map(|p| l.strip_prefix(p))
+        .map_or(l, str::trim)
+}
+
+/// Whether the stated code `stated` is the record's `code`, or fits it where the record's is
+/// made with values (`E${res.status}` fits `E404`: each `${…}` stands for letters or digits,
+/// digits alone where it is a status or a number).
+fn code_fits(code: &str, stated: &str) -> bool {
+    if !code.contains("${") {
+        return code == stated;
+    }
+    let mut rest = stated;
+    let mut parts = code.split("${");
+    let first = parts.next().unwrap_or_default();
+    let Some(r) = rest.strip_prefix(first) else {
+        return false;
+    };
+    rest = r;
+    for part in parts {
+        let Some((expr, literal)) = part.split_once('}') else {
+            return false;
+        };
+        // A status or a number fills it with digits (`E${res.status}` is `E404`, not `EOTHER`).
+        let expr = expr.to_ascii_lowercase();
+        let digits = ["status", "errno", "number"]
+            .iter()
+            .any(|w| expr.contains(w));
+        // The value: the shortest run of letters and digits before the next literal.
+        let value_end = if literal.is_empty() {
+            rest.len()
+        } else {
+            match rest.find(literal) {
+                Some(at) => at,
+                None => return false,
+            }
+        };
+        let fits = |c: char| {
+            if digits {
+                c.is_ascii_digit()
+            } else {
+                c.is_ascii_alphanumeric() || c == '_'
+            }
+        };
+        if value_end == 0 || !rest[..value_end].chars().all(fits) {
+            return false;
+        }
+        rest = &rest[value_end + literal.len()..];
+    }
+    rest.is_empty()
+}
+
+/// A stored record's `errorCode`.
+fn code_of(json: &str) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Code {
+        error_code: Option<String>,
+    }
+    serde_json::from_str::<Code>(json).ok()?.error_code
 }
 
 fn approximate(
@@ -455,6 +632,7 @@ fn answer(store: &Store, entries: &[MatchEntry], hits: &[Hit]) -> errata_store::
             exact: h.exact,
             approximate: h.approximate,
             by_frame: h.by_frame,
+            by_code: false,
             captures: h
                 .captures
                 .iter()
@@ -516,5 +694,22 @@ mod tests {
             words(r#"{"msg":"oops\nInvalid user \"bob\""} Invalid"#),
             ["msg", "oops", "nInvalid", "Invalid", "user", "bob"]
         );
+    }
+
+    #[test]
+    fn a_code_is_stated_on_a_line_of_its_own_and_fits_a_code_made_with_values() {
+        let text = "$ npm i x\nnpm ERR! code E404\nnpm error code EJSONPARSE\n  code: 'ENOENT',\n  \"code\": \"ERR_X\"\nthe code of x\ncode e404\n";
+        assert_eq!(
+            stated_codes(text),
+            ["E404", "EJSONPARSE", "ENOENT", "ERR_X"]
+        );
+        assert!(code_fits("E${res.status}", "E404"));
+        assert!(code_fits("ERR_${kind}_FAILED", "ERR_READ_FAILED"));
+        assert!(code_fits("EOTP", "EOTP"));
+        assert!(!code_fits("EOTP", "E404"));
+        assert!(!code_fits("E${res.status}", "E"));
+        assert!(!code_fits("E${res.status}", "X404"));
+        assert!(!code_fits("E${res.status}", "EOTHER"));
+        assert!(!code_fits("ERR_${kind}_FAILED", "ERR_READ_DONE"));
     }
 }

@@ -202,6 +202,7 @@ UPDATE records SET owner = json_extract(facts, '$.function.owner') WHERE json_va
 DROP INDEX records_for_matcher;
 CREATE INDEX records_for_matcher ON records (repo, file_path, line_number, id,
     slug, message, pattern, error_class, error_code, function, owner);
+CREATE INDEX records_by_code ON records (error_code) WHERE error_code IS NOT NULL;
 "#,
 ];
 
@@ -961,6 +962,29 @@ impl Store {
         )?;
         let rows = stmt.query_map(rusqlite::params![classes, limit as i64], |r| {
             Ok((r.get(0)?, r.get(1)?))
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// The records whose code is one of `codes`, or is made with a value (`E${res.status}`,
+    /// which `E404` may be), at most `limit`: each record's JSON, pattern and code.
+    pub fn records_of_codes(
+        &self,
+        codes: &[&str],
+        limit: usize,
+    ) -> Result<Vec<(String, String, String)>> {
+        if codes.is_empty() {
+            return Ok(Vec::new());
+        }
+        let codes = serde_json::to_string(codes).expect("strings serialise");
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT json, pattern, error_code FROM records
+             WHERE error_code IS NOT NULL
+             AND (error_code IN (SELECT value FROM json_each(?1)) OR instr(error_code, '${') > 0)
+             ORDER BY seq LIMIT ?2",
+        )?;
+        let rows = stmt.query_map(rusqlite::params![codes, limit as i64], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
         })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }

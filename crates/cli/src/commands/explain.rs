@@ -95,6 +95,12 @@ fn print_best(out: &mut impl Write, m: &Match) -> Result<()> {
             "found by the trace: its frame {}:{} is this raise",
             r.file_path, r.line_number
         )?;
+    } else if h.by_code {
+        writeln!(
+            out,
+            "found by the code the text states: this record's code is {}",
+            r.error_code.as_deref().unwrap_or_default()
+        )?;
     } else {
         let how = if h.exact {
             "exact match"
@@ -117,6 +123,7 @@ fn print_best(out: &mut impl Write, m: &Match) -> Result<()> {
 fn print_line(out: &mut impl Write, m: &Match) -> Result<()> {
     let (h, r) = (m, &m.record()?);
     let how = match (h.by_frame, h.exact) {
+        _ if h.by_code => "code",
         (true, _) => "frame",
         (false, true) => "exact",
         (false, false) => "partial",

@@ -277,3 +277,53 @@ fn pastes_of_each_miss_class_find_their_site() {
     let m = first("File C:\\Python313\\Lib\\proj\\handlers.py:4, in DefaultHandler.http_error_default(self, req, code, msg)\n--> [4] raise HTTPError(req.full_url, code, msg)\n\nHTTPError: HTTP Error 403: Forbidden\n");
     assert_eq!(at(&m), "handlers.py:6", "{m}");
 }
+
+/// A message made of values alone (`${res.status} ${res.statusText} - …`) is found by the code
+/// npm states above it, which a base class of its class gives every error it makes
+/// (`this.code = `E${res.status}``); a code that is no record's changes nothing.
+#[test]
+fn a_stated_code_finds_a_message_of_values_alone() {
+    let s = crate::util::Scratch::new();
+    s.write(
+        "proj/errors.js",
+        "class HttpErrorBase extends Error {\n  constructor (method, res) {\n    super()\n    this.statusCode = res.status\n    this.code = `E${res.status}`\n    this.method = method\n  }\n}\n\nclass HttpErrorGeneral extends HttpErrorBase {\n  constructor (method, res) {\n    super(method, res)\n    this.message = `${res.status} ${res.statusText} - ${this.method.toUpperCase()} ${res.url}`\n  }\n}\n\nclass HttpErrorAuthOTP extends HttpErrorBase {\n  constructor (method, res) {\n    super(method, res)\n    this.message = 'OTP required for authentication'\n    this.code = 'EOTP'\n  }\n}\nmodule.exports = { HttpErrorGeneral, HttpErrorAuthOTP }\n",
+    );
+    s.ok(&["index", "proj", "--repo", "acme/proj"]);
+    let records = s.records();
+    let general = records
+        .iter()
+        .find(|r| r["errorClass"] == "HttpErrorGeneral")
+        .expect("a record of HttpErrorGeneral");
+    assert_eq!(general["errorCode"], "E${res.status}", "{general}");
+    let otp = records
+        .iter()
+        .find(|r| r["errorClass"] == "HttpErrorAuthOTP")
+        .expect("a record of HttpErrorAuthOTP");
+    assert_eq!(otp["errorCode"], "EOTP", "{otp}");
+    // npm/cli#1626, as pasted.
+    let paste = "$ npm i @tuxc/long\nnpm ERR! code E404\nnpm ERR! 404 Not Found - GET https://registry.npmjs.org/@tuxc%2flong - Not found\nnpm ERR! 404\nnpm ERR! 404  '@tuxc/long@latest' is not in the npm registry.\n";
+    let m = explain(&s.db(), paste);
+    assert_eq!(m[0]["record"]["lineNumber"], 13, "{m:?}");
+    assert_eq!(m[0]["by_code"], true);
+    // npm 10 words its prefix otherwise.
+    let m = explain(
+        &s.db(),
+        "npm error code E403\nnpm error 403 Forbidden - PUT https://registry.npmjs.org/acme - Forbidden\n",
+    );
+    assert_eq!(m[0]["record"]["lineNumber"], 13, "{m:?}");
+    // Without the code, the line is no record's: its few literal characters are in any line.
+    assert!(explain(
+        &s.db(),
+        "404 Not Found - GET https://registry.npmjs.org/x - Not found\n"
+    )
+    .iter()
+    .all(|m| m["by_code"] != true));
+    // A code that no record has, or that a value-made code does not fit, names nothing by it.
+    for code in ["EOTHER", "X404"] {
+        let m = explain(
+            &s.db(),
+            &format!("npm ERR! code {code}\nnpm ERR! 404 Not Found - GET https://registry.npmjs.org/x - Not found\n"),
+        );
+        assert!(m.iter().all(|m| m["by_code"] != true), "{code}: {m:?}");
+    }
+}

@@ -76,7 +76,8 @@ impl Rules for Js {
                 let class = enclosing_error_class(node, cx)?;
                 let message = self.message(node.child_by_field_name("right")?, cx, 0)?;
                 let code = constructor_code(node, cx)
-                    .or_else(|| code_set_before(node.parent()?, "this", cx));
+                    .or_else(|| code_set_before(node.parent()?, "this", cx))
+                    .or_else(|| inherited_code(node, cx));
                 Some(
                     Found::new(node, message, ErrorType::Exception)
                         .class(Some(class))
@@ -708,6 +709,41 @@ fn enclosing_error_class(node: Node<'_>, cx: &Cx<'_>) -> Option<String> {
             return Some(cx.text(class.child_by_field_name("name")?).to_owned());
         }
         base = heritage_of(class_named(class, base, cx)?, cx)?;
+    }
+    None
+}
+
+/// The code a base class of the same file gives the errors of its subclasses in its
+/// constructor: `this.code = `E${res.status}`` of `HttpErrorBase`, which `HttpErrorGeneral`
+/// extends. A code made with a value keeps its placeholder (`E${res.status}`), which a stated
+/// code (`E404`) fits.
+fn inherited_code(node: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+    let mut class = enclosing(
+        node,
+        &["class_declaration", "class", "abstract_class_declaration"],
+    )?;
+    for _ in 0..MAX_FOLLOW {
+        class = class_named(class, heritage_of(class, cx)?, cx)?;
+        let body = class.child_by_field_name("body")?;
+        let constructor = named_children(body).into_iter().find(|m| {
+            m.kind() == "method_definition"
+                && m.child_by_field_name("name")
+                    .is_some_and(|n| cx.text(n) == "constructor")
+        });
+        let Some(block) = constructor.and_then(|c| c.child_by_field_name("body")) else {
+            continue;
+        };
+        let code = named_children(block).into_iter().find_map(|stmt| {
+            let value = assignment_value(stmt, "this.code", cx, "assignment_expression")?;
+            match value.kind() {
+                "string" => Some(strip_quotes(cx.text(value)).to_owned()),
+                "template_string" => Some(cx.text(value).trim_matches('`').to_owned()),
+                _ => None,
+            }
+        });
+        if code.is_some() {
+            return code;
+        }
     }
     None
 }
