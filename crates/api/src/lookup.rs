@@ -131,7 +131,63 @@ fn by_the_trace(
 ) -> errata_store::Result<Answer> {
     let a = direct_raise_first(quoted_frame(store, a, segments)?, segments);
     let a = by_code(store, quoted_raise(store, a, text, segments)?, text)?;
+    let a = raises_of_own_text(store, a, segments)?;
     quoted_first(a, text, limit)
+}
+
+/// How many raises of a type a text the type words for itself may have, to be named.
+const MAX_OWN_TEXT_RAISES: usize = 8;
+
+/// How many of them come before the text's record.
+const OWN_TEXT_RAISES_SHOWN: usize = 2;
+
+/// A message that matched the text an error type words for itself (URLError's `__str__`,
+/// `'<urlopen error %s>' % self.reason`) was raised where the type is raised with what it
+/// words: with no trace to say where, the first raises of the type that pass no message of
+/// their own (`raise URLError(err)`) come before it, when the type has few.
+fn raises_of_own_text(
+    store: &Store,
+    mut a: Answer,
+    segments: &[errata_matcher::Segment],
+) -> errata_store::Result<Answer> {
+    if segments.iter().any(|s| !s.frames.is_empty()) {
+        return Ok(a);
+    }
+    let Some(top) = a
+        .matches
+        .first()
+        .filter(|m| !m.approximate && !m.by_frame && !m.by_code)
+        .and_then(|m| head(m.record.get()))
+    else {
+        return Ok(a);
+    };
+    let raises = store.raises_of_own_text(&top.id, MAX_OWN_TEXT_RAISES + 1)?;
+    if raises.is_empty() || raises.len() > MAX_OWN_TEXT_RAISES {
+        return Ok(a);
+    }
+    let score = a.matches[0].score;
+    let found: Vec<Match> = raises
+        .into_iter()
+        .take(OWN_TEXT_RAISES_SHOWN)
+        .filter_map(|json| RawValue::from_string(json).ok())
+        .map(|record| Match {
+            score,
+            exact: false,
+            approximate: false,
+            by_frame: false,
+            by_code: false,
+            captures: Vec::new(),
+            record,
+        })
+        .collect();
+    let ids: Vec<String> = found
+        .iter()
+        .filter_map(|m| head(m.record.get()).map(|h| h.id))
+        .collect();
+    a.matches
+        .retain(|m| head(m.record.get()).is_none_or(|h| !ids.contains(&h.id)));
+    a.matches.splice(0..0, found);
+    Ok(a)
 }
 
 /// How many records a stated code is read against.

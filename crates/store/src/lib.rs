@@ -966,6 +966,22 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
+    /// When the record `id` is the text an error type words for itself (its `__str__`,
+    /// `Display::fmt`, `Error()`, `getMessage()` or `toString()`), the raises of that type in
+    /// its repository that pass no message of their own (`raise URLError(err)`), in store
+    /// order, at most `limit`.
+    pub fn raises_of_own_text(&self, id: &str, limit: usize) -> Result<Vec<String>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT r.json FROM records AS t JOIN records AS r
+                 ON r.repo = t.repo AND r.error_class = t.error_class AND r.message = t.error_class
+             WHERE t.id = ?1 AND r.id != t.id
+             AND t.function IN ('__str__', 'fmt', 'Error', 'getMessage', 'getLocalizedMessage', 'toString')
+             ORDER BY r.seq LIMIT ?2",
+        )?;
+        let rows = stmt.query_map(rusqlite::params![id, limit as i64], |r| r.get(0))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     /// The records whose code is one of `codes`, or is made with a value (`E${res.status}`,
     /// which `E404` may be), at most `limit`: each record's JSON, pattern and code.
     pub fn records_of_codes(

@@ -327,3 +327,35 @@ fn a_stated_code_finds_a_message_of_values_alone() {
         assert!(m.iter().all(|m| m["by_code"] != true), "{code}: {m:?}");
     }
 }
+
+/// A message that matches the text a type words for itself (`__str__`) was raised where the
+/// type is raised with what it words: with no trace, those raises come first, the text's
+/// record after them (mattharrison/effective_xgboost_book#19).
+#[test]
+fn a_type_s_own_text_names_the_raises_that_pass_it_what_it_words() {
+    let s = crate::util::Scratch::new();
+    s.write(
+        "proj/error.py",
+        "class URLError(OSError):\n    def __init__(self, reason):\n        self.reason = reason\n\n    def __str__(self):\n        return '<urlopen error %s>' % self.reason\n",
+    );
+    s.write(
+        "proj/request.py",
+        "from error import URLError\n\n\ndef do_open(h, req):\n    try:\n        h.request(req)\n    except OSError as err:\n        raise URLError(err)\n",
+    );
+    s.ok(&["index", "proj", "--repo", "acme/proj"]);
+    let m = explain(
+        &s.db(),
+        "URLError: <urlopen error [SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: unable to get local issuer certificate (_ssl.c:1007)>",
+    );
+    let at: Vec<String> = m
+        .iter()
+        .map(|m| {
+            format!(
+                "{}:{}",
+                m["record"]["filePath"].as_str().unwrap_or("?"),
+                m["record"]["lineNumber"]
+            )
+        })
+        .collect();
+    assert_eq!(at, ["request.py:8", "error.py:6"], "{m:?}");
+}
