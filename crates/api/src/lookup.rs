@@ -138,13 +138,13 @@ fn by_the_trace(
 /// How many raises of a type a text the type words for itself may have, to be named.
 const MAX_OWN_TEXT_RAISES: usize = 8;
 
-/// How many of them come before the text's record.
+/// How many of them are named after the text's record.
 const OWN_TEXT_RAISES_SHOWN: usize = 2;
 
 /// A message that matched the text an error type words for itself (URLError's `__str__`,
 /// `'<urlopen error %s>' % self.reason`) was raised where the type is raised with what it
 /// words: with no trace to say where, the first raises of the type that pass no message of
-/// their own (`raise URLError(err)`) come before it, when the type has few.
+/// their own (`raise URLError(err)`) come right after it, when the type has few.
 fn raises_of_own_text(
     store: &Store,
     mut a: Answer,
@@ -186,7 +186,7 @@ fn raises_of_own_text(
         .collect();
     a.matches
         .retain(|m| head(m.record.get()).is_none_or(|h| !ids.contains(&h.id)));
-    a.matches.splice(0..0, found);
+    a.matches.splice(1..1, found);
     Ok(a)
 }
 
@@ -233,12 +233,14 @@ fn by_code(store: &Store, mut a: Answer, text: &str) -> errata_store::Result<Ans
         let Ok(record) = RawValue::from_string(json) else {
             continue;
         };
+        // A code alone, with no line of the text its message, is evidence of the record but
+        // not of its text: the message may be reworded since.
         found.push((
             on_line,
             Match {
                 score: if on_line { 0.75 } else { 0.5 },
                 exact: false,
-                approximate: false,
+                approximate: !on_line,
                 by_frame: false,
                 by_code: true,
                 captures: Vec::new(),
@@ -246,7 +248,8 @@ fn by_code(store: &Store, mut a: Answer, text: &str) -> errata_store::Result<Ans
             },
         ));
     }
-    if found.iter().any(|(on_line, _)| *on_line) {
+    let on_line = found.iter().any(|(on_line, _)| *on_line);
+    if on_line {
         found.retain(|(on_line, _)| *on_line);
     } else if found.len() > MAX_CODE_ONLY || a.matched() {
         return Ok(a);
@@ -258,8 +261,10 @@ fn by_code(store: &Store, mut a: Answer, text: &str) -> errata_store::Result<Ans
         .iter()
         .filter_map(|(_, m)| head(m.record.get()).map(|h| h.id))
         .collect();
-    a.matches
-        .retain(|m| !m.approximate && head(m.record.get()).is_none_or(|h| !ids.contains(&h.id)));
+    // Beside a message found by its code, an answer by similarity is none.
+    a.matches.retain(|m| {
+        !(on_line && m.approximate) && head(m.record.get()).is_none_or(|h| !ids.contains(&h.id))
+    });
     a.matches.splice(0..0, found.into_iter().map(|(_, m)| m));
     Ok(a)
 }

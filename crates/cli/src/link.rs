@@ -516,6 +516,9 @@ fn calls_it(c: &Reference, f: &errata_explain::Function, file: &str) -> bool {
             return false;
         }
     }
+    if private_to_its_crate(&c.file, f, file) {
+        return false;
+    }
     if c.file == file {
         let Some(owner) = &f.owner else {
             return true;
@@ -568,6 +571,25 @@ fn calls_it(c: &Reference, f: &errata_explain::Function, file: &str) -> bool {
         .unwrap_or("");
     let dir = folder(file).rsplit('/').next().unwrap_or("");
     !qualifier.is_empty() && (qualifier == stem || qualifier == dir)
+}
+
+/// Whether `f` of the Rust file `file` is no `pub` function (or only `pub(crate)`) and the call
+/// is in another crate's folder of a registry (`tokio-1.54.1/…` and `ignore-0.4.35/…`): another
+/// crate cannot call it, so the call is of another function of the name.
+fn private_to_its_crate(call_file: &str, f: &errata_explain::Function, file: &str) -> bool {
+    let crate_of = |path: &str| {
+        path.split('/')
+            .find(|part| {
+                part.rfind('-').is_some_and(|at| {
+                    let v = &part[at + 1..];
+                    at > 0 && v.contains('.') && v.chars().all(|c| c.is_ascii_digit() || c == '.')
+                })
+            })
+            .map(str::to_owned)
+    };
+    file.ends_with(".rs")
+        && crate_of(call_file) != crate_of(file)
+        && !f.signature.trim_start().starts_with("pub ")
 }
 
 /// Whether the receiver at the end of `head` is the object itself: `self.`, `this.`, `cls.`,
@@ -938,6 +960,25 @@ mod tests {
         let flush = method("flush", "Queue");
         assert!(!calls_it(&call(rs, "self.inner.flush()"), &flush, rs));
         assert!(calls_it(&call(rs, "self.flush()"), &flush, rs));
+        // Another crate of the registry calls a `pub` method only: tokio's private
+        // `Context::run` is not what ignore's `worker.run()` calls.
+        let tokio = "tokio-1.54.1/src/runtime/worker.rs";
+        let run = Function {
+            signature: "fn run(&self, core: Box<Core>) -> RunResult".into(),
+            ..method("run", "Context")
+        };
+        let other = "ignore-0.4.35/src/walk.rs";
+        assert!(!calls_it(&call(other, "context.run(core)"), &run, tokio));
+        assert!(calls_it(
+            &call("tokio-1.54.1/src/runtime/park.rs", "context.run(core)"),
+            &run,
+            tokio
+        ));
+        let public = Function {
+            signature: "pub fn run(&self, core: Box<Core>) -> RunResult".into(),
+            ..method("run", "Context")
+        };
+        assert!(calls_it(&call(other, "context.run(core)"), &public, tokio));
         // Java calls its own methods bare; a Go method is called on a value.
         let java = "java/util/Foo.java";
         assert!(calls_it(

@@ -1683,11 +1683,17 @@ pub(crate) fn common_situations(site: &Site<'_>) -> String {
     // a fact of this site, which it is often not (an `IOException` thrown for a malformed
     // identifier, "access" in the name of a command).
     let mut out = String::new();
-    let mut cases: Vec<String> = tries_failed(site).into_iter().collect();
+    let failed = tries_failed(site);
     let conjuncts: Vec<&String> = site
         .facts
         .guards()
         .flat_map(|c| c.conjuncts.iter())
+        .collect();
+    // The handler's `try` that failed is one of the conditions, where there are others.
+    let mut cases: Vec<String> = failed
+        .iter()
+        .filter(|_| !conjuncts.is_empty())
+        .cloned()
         .collect();
     // Four are said; with more, those said are needed but not enough.
     let more = conjuncts.len() > MAX_CASES;
@@ -1730,6 +1736,10 @@ pub(crate) fn common_situations(site: &Site<'_>) -> String {
     }
     if out.is_empty() {
         out = when_reached(site);
+        // The handler it is in runs only when its `try` failed.
+        if let Some(failed) = failed {
+            out.push_str(&format!(" It happens only when {failed}."));
+        }
     }
     out.trim_start().to_owned()
 }

@@ -329,8 +329,8 @@ fn a_stated_code_finds_a_message_of_values_alone() {
 }
 
 /// A message that matches the text a type words for itself (`__str__`) was raised where the
-/// type is raised with what it words: with no trace, those raises come first, the text's
-/// record after them (mattharrison/effective_xgboost_book#19).
+/// type is raised with what it words: with no trace, those raises come right after the text's
+/// record (mattharrison/effective_xgboost_book#19).
 #[test]
 fn a_type_s_own_text_names_the_raises_that_pass_it_what_it_words() {
     let s = crate::util::Scratch::new();
@@ -357,5 +357,5 @@ fn a_type_s_own_text_names_the_raises_that_pass_it_what_it_words() {
             )
         })
         .collect();
-    assert_eq!(at, ["request.py:8", "error.py:6"], "{m:?}");
+    assert_eq!(at, ["error.py:6", "request.py:8"], "{m:?}");
 }
