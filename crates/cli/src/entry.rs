@@ -1054,9 +1054,15 @@ fn callers(
         .then(|| definition_at(graph, family, file, name, line))
         .flatten()
         .and_then(|d| errata_store::declared_arity(d.signature, name));
+    // A Rust function that is not `pub` is called from its own crate only.
+    let signature = (lang == Lang::Rust)
+        .then(|| definition_at(graph, family, file, name, line))
+        .flatten()
+        .map(|d| d.signature);
     graph
         .calls_of(name, family)
         .filter(|c| !(c.in_tests || (c.file == file && c.caller == name)))
+        .filter(|c| signature.is_none_or(|s| !crate::link::private_to_its_crate(c.file, s, file)))
         .filter(|c| match (arity, c.arity) {
             (Some(want), Some(passed)) => want == usize::from(passed),
             _ => true,

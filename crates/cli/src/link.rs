@@ -516,7 +516,7 @@ fn calls_it(c: &Reference, f: &errata_explain::Function, file: &str) -> bool {
             return false;
         }
     }
-    if private_to_its_crate(&c.file, f, file) {
+    if private_to_its_crate(&c.file, &f.signature, file) {
         return false;
     }
     if c.file == file {
@@ -573,10 +573,11 @@ fn calls_it(c: &Reference, f: &errata_explain::Function, file: &str) -> bool {
     !qualifier.is_empty() && (qualifier == stem || qualifier == dir)
 }
 
-/// Whether `f` of the Rust file `file` is no `pub` function (or only `pub(crate)`) and the call
-/// is in another crate's folder of a registry (`tokio-1.54.1/…` and `ignore-0.4.35/…`): another
-/// crate cannot call it, so the call is of another function of the name.
-fn private_to_its_crate(call_file: &str, f: &errata_explain::Function, file: &str) -> bool {
+/// Whether the function of the Rust file `file` declared by `signature` is no `pub` function
+/// (or only `pub(crate)`) and the call is in another crate's folder of a registry
+/// (`tokio-1.54.1/…` and `ignore-0.4.35/…`): another crate cannot call it, so the call is of
+/// another function of the name.
+pub(crate) fn private_to_its_crate(call_file: &str, signature: &str, file: &str) -> bool {
     let crate_of = |path: &str| {
         path.split('/')
             .find(|part| {
@@ -589,7 +590,7 @@ fn private_to_its_crate(call_file: &str, f: &errata_explain::Function, file: &st
     };
     file.ends_with(".rs")
         && crate_of(call_file) != crate_of(file)
-        && !f.signature.trim_start().starts_with("pub ")
+        && !signature.trim_start().starts_with("pub ")
 }
 
 /// Whether the receiver at the end of `head` is the object itself: `self.`, `this.`, `cls.`,

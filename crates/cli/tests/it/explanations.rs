@@ -997,6 +997,40 @@ fn cargo_registry_snippets_parse() {
     check_snippets_parse(corpora::cargo());
 }
 
+/// A way in that crosses from one crate of the registry to another goes through a `pub`
+/// function: another crate cannot call one that is not (tokio's private `Context::run` was said
+/// to be called by `ignore`'s `WalkParallel::visit`, whose `worker.run()` is its own type's).
+#[test]
+fn cargo_registry_ways_in_cross_crates_through_pub_functions() {
+    let Some(c) = corpora::cargo() else { return };
+    let hop = regex::Regex::new(
+        r"It is reached from `[^`]+\(\)` \(([^:,]+):\d+, `[^`]*`\), which calls `[^`]+\(\)` \(([^:,)]+):(\d+)\)",
+    )
+    .unwrap();
+    let crate_of = |path: &str| path.split('/').nth(1).map(str::to_owned);
+    let mut crossing = 0;
+    let mut failures = Vec::new();
+    for r in c.scratch.records() {
+        let doc = r["documentation"].as_str().unwrap_or_default();
+        let Some(m) = hop.captures(doc) else { continue };
+        let (from, to, line) = (&m[1], &m[2], m[3].parse::<usize>().unwrap());
+        if crate_of(from) == crate_of(to) {
+            continue;
+        }
+        crossing += 1;
+        let text = std::fs::read_to_string(c.root.join(to)).unwrap_or_default();
+        let head = text.lines().nth(line - 1).unwrap_or_default().trim_start();
+        if !head.starts_with("pub ") {
+            failures.push(format!(
+                "{} {}:{}: {to}:{line} `{head}`",
+                r["id"], r["filePath"], r["lineNumber"]
+            ));
+        }
+    }
+    eprintln!("{crossing} ways in cross crates");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// The documentation of the record whose message is `message`.
 fn documentation_of<'a>(records: &'a [Value], message: &str) -> &'a str {
     records
