@@ -337,10 +337,10 @@ fn builder_code(
         return None;
     }
     let at = record.line_number.checked_sub(record.source_code_start)? as usize;
-    let line = record.source_code.lines().nth(at)?;
+    let line = without_strings(record.source_code.lines().nth(at)?);
     let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
     // Each name called on the line, in order: `usageError` of `throw this.usageError('…')`.
-    let mut rest = line;
+    let mut rest = line.as_str();
     while let Some(open) = rest.find('(') {
         let before = rest[..open].trim_end();
         let name = &before[before.trim_end_matches(ident).len()..];
@@ -363,6 +363,38 @@ fn builder_code(
         return Some((first.text.clone(), from));
     }
     None
+}
+
+/// A line of JavaScript with the text of its string literals blanked: `write(` in `new
+/// Error('write() after end()')` is no call.
+fn without_strings(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for c in line.chars() {
+        match quote {
+            Some(_) if escaped => {
+                escaped = false;
+                out.push(' ');
+            }
+            Some(_) if c == '\\' => {
+                escaped = true;
+                out.push(' ');
+            }
+            Some(q) if c == q => {
+                quote = None;
+                out.push(c);
+            }
+            Some(_) => out.push(' '),
+            None => {
+                if matches!(c, '\'' | '"' | '`') {
+                    quote = Some(c);
+                }
+                out.push(c);
+            }
+        }
+    }
+    out
 }
 
 /// The name a Go sentinel record is returned by: its class, when it is declared outside any
@@ -857,7 +889,9 @@ fn class_name(class: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{calls_it, handled_name, is_distinct_name, names_this_class, other_variant};
+    use super::{
+        calls_it, handled_name, is_distinct_name, names_this_class, other_variant, without_strings,
+    };
     use errata_explain::{Function, Reference};
     use errata_lang::Lang;
     use errata_store::Found;
@@ -1050,6 +1084,18 @@ mod tests {
         for name in ["load", "Atoi", "QuotaError", "ErrorKind::NotFound"] {
             assert!(is_distinct_name(name), "{name}");
         }
+    }
+
+    #[test]
+    fn a_call_is_not_read_inside_a_string() {
+        assert_eq!(
+            without_strings("this.emit('error', new Error('write() after end()'))"),
+            "this.emit('     ', new Error('                   '))"
+        );
+        assert_eq!(
+            without_strings(r#"f("a\"(b", `c(${d}`)"#),
+            r#"f("     ", `      `)"#
+        );
     }
 
     #[test]

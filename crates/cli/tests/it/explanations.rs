@@ -2972,6 +2972,32 @@ fn an_assertion_the_code_makes_of_itself_is_no_bad_input() {
     assert_eq!(field(r, "backgroundTag"), "invalid-input");
 }
 
+/// A name inside a string is no call: `new Error('write() after end()')` does not call the
+/// `write` of another package that builds an error with a code (fs-minipass's error was given
+/// minipass's `ERR_STREAM_DESTROYED`).
+#[test]
+fn a_builder_is_not_called_inside_a_string() {
+    let s = Scratch::new();
+    s.write(
+        "p/node_modules/minipass/index.js",
+        "class Minipass {\n  write (chunk) {\n    if (this.destroyed) {\n      this.emit('error', Object.assign(new Error('Cannot call write after a stream was destroyed'), { code: 'ERR_STREAM_DESTROYED' }))\n      return true\n    }\n    return false\n  }\n}\nmodule.exports = Minipass\n",
+    );
+    s.write(
+        "p/node_modules/fs-minipass/index.js",
+        "class WriteStream {\n  write (buf) {\n    if (this.ended) {\n      this.emit('error', new Error('write() after end()'))\n      return false\n    }\n    return true\n  }\n}\nmodule.exports = WriteStream\n",
+    );
+    s.ok(&["index", "p", "--all", "--repo", "acme/p"]);
+    let records = s.records();
+    assert_eq!(
+        record(&records, "write() after end()")["errorCode"],
+        Value::Null
+    );
+    assert_eq!(
+        record(&records, "Cannot call write after a stream was destroyed")["errorCode"],
+        "ERR_STREAM_DESTROYED"
+    );
+}
+
 /// A throw in a `catch` block runs only when the `try` failed, and one in a handler nested in
 /// another only when both did; with more conditions than are named, those named are needed but
 /// not enough.
