@@ -21,9 +21,7 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
                 line_number: i as u32 + 1,
                 message: message.to_owned(),
                 pattern: pattern.to_owned(),
-                error_class: None,
-                error_code: None,
-                function: None,
+                ..MatchEntry::default()
             }
         })
         .collect();
