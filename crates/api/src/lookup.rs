@@ -180,14 +180,23 @@ fn raises_of_own_text(
             record,
         })
         .collect();
+    put_at(&mut a, 1, found, false);
+    Ok(a)
+}
+
+/// Puts `found` at `at` among the answer's matches, leaving out the copies of them the answer
+/// had and, with `drop_approximate`, its answers by similarity.
+fn put_at(a: &mut Answer, at: usize, found: Vec<Match>, drop_approximate: bool) {
     let ids: Vec<String> = found
         .iter()
         .filter_map(|m| head(m.record.get()).map(|h| h.id))
         .collect();
-    a.matches
-        .retain(|m| head(m.record.get()).is_none_or(|h| !ids.contains(&h.id)));
-    a.matches.splice(1..1, found);
-    Ok(a)
+    a.matches.retain(|m| {
+        !(drop_approximate && m.approximate)
+            && head(m.record.get()).is_none_or(|h| !ids.contains(&h.id))
+    });
+    let at = at.min(a.matches.len());
+    a.matches.splice(at..at, found);
 }
 
 /// How many records a stated code is read against.
@@ -257,15 +266,13 @@ fn by_code(store: &Store, mut a: Answer, text: &str) -> errata_store::Result<Ans
     if found.is_empty() {
         return Ok(a);
     }
-    let ids: Vec<String> = found
-        .iter()
-        .filter_map(|(_, m)| head(m.record.get()).map(|h| h.id))
-        .collect();
     // Beside a message found by its code, an answer by similarity is none.
-    a.matches.retain(|m| {
-        !(on_line && m.approximate) && head(m.record.get()).is_none_or(|h| !ids.contains(&h.id))
-    });
-    a.matches.splice(0..0, found.into_iter().map(|(_, m)| m));
+    put_at(
+        &mut a,
+        0,
+        found.into_iter().map(|(_, m)| m).collect(),
+        on_line,
+    );
     Ok(a)
 }
 

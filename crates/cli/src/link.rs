@@ -612,12 +612,7 @@ fn calls_it(c: &Reference, f: &errata_explain::Function, file: &str) -> bool {
 pub(crate) fn private_to_its_crate(call_file: &str, signature: &str, file: &str) -> bool {
     let crate_of = |path: &str| {
         path.split('/')
-            .find(|part| {
-                part.rfind('-').is_some_and(|at| {
-                    let v = &part[at + 1..];
-                    at > 0 && v.contains('.') && v.chars().all(|c| c.is_ascii_digit() || c == '.')
-                })
-            })
+            .find(|part| errata_matcher::trace::release_folder(part))
             .map(str::to_owned)
     };
     file.ends_with(".rs")

@@ -1690,11 +1690,10 @@ pub(crate) fn common_situations(site: &Site<'_>) -> String {
         .flat_map(|c| c.conjuncts.iter())
         .collect();
     // The handler's `try` that failed is one of the conditions, where there are others.
-    let mut cases: Vec<String> = failed
-        .iter()
-        .filter(|_| !conjuncts.is_empty())
-        .cloned()
-        .collect();
+    let mut cases: Vec<String> = match &failed {
+        Some(f) if !conjuncts.is_empty() => vec![f.clone()],
+        _ => Vec::new(),
+    };
     // Four are said; with more, those said are needed but not enough.
     let more = conjuncts.len() > MAX_CASES;
     for c in conjuncts.into_iter().take(MAX_CASES) {

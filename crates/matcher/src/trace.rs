@@ -619,7 +619,7 @@ pub fn same_file(frame_file: &str, record_file: &str) -> bool {
 }
 
 /// Whether a folder is a package of one release: `httparse-1.10.1`, `lodash@4.17.21`.
-pub(crate) fn release_folder(part: &str) -> bool {
+pub fn release_folder(part: &str) -> bool {
     part.rfind(['-', '@']).is_some_and(|at| {
         let v = &part[at + 1..];
         at > 0 && v.contains('.') && v.chars().all(|c| c.is_ascii_digit() || c == '.')
